@@ -1,5 +1,5 @@
 // Vitest's default output, followed by the closing line CI reads: `N passed, N failed`.
-import { DefaultReporter } from "vitest/reporters";
+import { DefaultReporter } from "vitest/node";
 import type { TestModule } from "vitest/node";
 
 export default class SummaryReporter extends DefaultReporter {

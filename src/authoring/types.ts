@@ -1,0 +1,120 @@
+// The shapes workflow authors write against and the engine consumes. Kept free of runtime code
+// so that both sides can import them without pulling anything in.
+
+/** Options of `wf.node(options, fn)`. Unset values fall back to the server's defaults. */
+export interface NodeOptions {
+  start?: boolean;
+  join?: boolean;
+  /** Extra attempts after the first failure (non-negative integer). */
+  retries?: number;
+  /** Seconds per attempt; the clock stops while the task waits on a person. */
+  timeout?: number;
+  /** Higher is claimed first within a run (integer). */
+  priority?: number;
+  /** Display name; defaults to the node name. */
+  label?: string;
+  /** Defaults to the function's leading doc comment, else null. */
+  description?: string;
+  /** Overrides the function's own name. */
+  name?: string;
+}
+
+/** One entry of a join's payload: what one branch of the fan-out delivered. */
+export interface Arrival<V = unknown, K = unknown> {
+  index: number;
+  /** The payload the branch was given when the fan-out opened it. */
+  key: K;
+  value: V;
+  task_id: number;
+}
+
+/** What a called edge reference (or a bare one) evaluates to; the engine reads it on return. */
+export interface Transition {
+  readonly edge: string;
+  readonly present: boolean;
+  readonly payload: unknown;
+}
+
+/** An edge inside a body: return it bare (no payload) or call it to carry one. */
+export type EdgeRef<P = unknown> = ((payload: P) => Transition) & { readonly edge: string };
+
+export interface TaskContext {
+  task: {
+    id: number;
+    run_id: string;
+    workflow: string;
+    node: string;
+    attempt: number;
+    title: string;
+    description: string;
+  };
+  signal: AbortSignal;
+  log(
+    text: string,
+    opts?: { kind?: "deliverable" | "note" | "stats" | "failure" },
+  ): Promise<number>;
+  ask(opts: {
+    prompt: string;
+    options?: Array<string | { option_id: string; name?: string; kind?: string }>;
+    schema?: Record<string, unknown>;
+    kind?: "permission" | "elicitation" | "question";
+  }): Promise<unknown>;
+  agent(opts: Record<string, unknown>): Promise<unknown>;
+  publish(name: string, data: Record<string, unknown>): void;
+}
+
+/**
+ * A node body as TypeScript sees it. The edges parameter is typed so that an inline
+ * `async function intake({ classify }, ticket: Ticket, ctx)` gets `EdgeRef`s and a `TaskContext`
+ * without annotations; the payload is `any` so that authors can annotate it freely.
+ */
+export type NodeBody = (
+  edges: Record<string, EdgeRef<any>>,
+  payload: any,
+  ctx: TaskContext,
+) => unknown;
+
+/** A node after finalization: everything the engine needs to run and describe it. */
+export interface FinalNode {
+  name: string;
+  /** Declaration order, read from the property keys of the first parameter's pattern. */
+  edges: string[];
+  hasPayload: boolean;
+  hasCtx: boolean;
+  start: boolean;
+  join: boolean;
+  /** null = not declared and no default given at finalization (the server default applies). */
+  retries: number | null;
+  timeout: number | null;
+  priority: number | null;
+  label: string;
+  description: string | null;
+  /** Breadth-first depth from the start node. */
+  generation: number;
+  fn: (...args: any[]) => unknown;
+}
+
+export interface GraphEdgeSpec {
+  from: string;
+  to: string;
+  kind: "forward" | "back" | "join";
+}
+
+export interface FinalGraph {
+  name: string;
+  start: string;
+  /** In declaration order. */
+  nodes: Map<string, FinalNode>;
+  edges: GraphEdgeSpec[];
+}
+
+/** Values a server may fill in for node options a workflow leaves unset. */
+export interface NodeDefaults {
+  retries?: number;
+  priority?: number;
+}
+
+/** What the loader learned from the workflow's file: node name -> leading doc comment. */
+export interface FinalizeHints {
+  descriptions?: Readonly<Record<string, string>>;
+}

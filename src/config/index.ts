@@ -1,0 +1,19 @@
+// The configuration module's public surface: loading the TOML file and writing workflow rows.
+export { ConfigError, type ConfigProblem } from "./config-error.ts";
+export { DEFAULT_CONFIG_FILE, type LoadConfigOptions, loadConfig } from "./load-config.ts";
+export { defaultPublicUrl, resolveTarget } from "./resolve-paths.ts";
+export type {
+  AgentConfig,
+  ConfigFlags,
+  NodeDefaults,
+  PoolConfig,
+  ServerConfig,
+  ServerSettings,
+  WorkflowRowConfig,
+} from "./server-config.ts";
+export {
+  ConfigWriteError,
+  persistWorkflowRow,
+  removeWorkflowRow,
+  type WorkflowRow,
+} from "./workflow-rows.ts";

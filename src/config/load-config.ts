@@ -1,0 +1,82 @@
+// Loads the server configuration: built-in defaults, then `yardmaster.toml` (or `--config`),
+// then `--host/--port/--store`. Relative paths in the file resolve against the file's folder;
+// relative paths given as flags resolve against the working folder, as any shell user expects.
+import { readFile } from "node:fs/promises";
+import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { parse, TomlError } from "smol-toml";
+import { ConfigError, problemsFromIssues } from "./config-error.ts";
+import { buildServerConfig } from "./build-server-config.ts";
+import { type ConfigFile, configFileSchema, serverSection } from "./schema.ts";
+import type { ConfigFlags, ServerConfig } from "./server-config.ts";
+
+export const DEFAULT_CONFIG_FILE = "yardmaster.toml";
+
+export interface LoadConfigOptions {
+  /** `--config` value; relative to `cwd`. When absent, `yardmaster.toml` in `cwd` if present. */
+  file?: string;
+  cwd: string;
+  flags?: ConfigFlags;
+}
+
+export async function loadConfig(options: LoadConfigOptions): Promise<ServerConfig> {
+  const { cwd, flags = {} } = options;
+  checkFlags(flags);
+  const explicit = options.file !== undefined;
+  const file = resolve(cwd, options.file ?? DEFAULT_CONFIG_FILE);
+  const shown = displayName(file, cwd);
+  const text = await readConfigText(file, shown, explicit);
+  if (text === null) {
+    return buildServerConfig({}, { file: null, shown: null, configDir: cwd, cwd, flags });
+  }
+  const parsed = parseToml(text, shown);
+  const result = configFileSchema.safeParse(parsed);
+  if (!result.success) throw new ConfigError(shown, problemsFromIssues(result.error.issues, parsed));
+  const content: ConfigFile = result.data;
+  return buildServerConfig(content, { file, shown, configDir: dirname(file), cwd, flags });
+}
+
+/** How a file is named in messages: relative to the working folder when inside it. */
+function displayName(file: string, cwd: string): string {
+  const rel = relative(cwd, file);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : file;
+}
+
+/** The file's text, or null when the default file is simply absent. */
+async function readConfigText(file: string, shown: string, explicit: boolean) {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && !explicit) return null;
+    const why = code === "ENOENT" ? "file not found" : `cannot read: ${(error as Error).message}`;
+    throw new ConfigError(shown, [{ key: "", message: why }]);
+  }
+}
+
+function parseToml(text: string, shown: string): Record<string, unknown> {
+  try {
+    return parse(text) as Record<string, unknown>;
+  } catch (error) {
+    if (!(error instanceof TomlError)) throw error;
+    // smol-toml's message is a summary line followed by a code excerpt; keep both, but lead
+    // with the line and column so the first line alone is enough.
+    const [summary, ...excerpt] = error.message.split("\n");
+    const what = summary.replace(/^Invalid TOML document:\s*/, "");
+    const detail = excerpt.join("\n").trimEnd();
+    const message = `line ${error.line}, column ${error.column}: invalid TOML: ${what}`;
+    throw new ConfigError(shown, [{ key: "", message: detail ? `${message}\n${detail}` : message }]);
+  }
+}
+
+/** Flags go through the same field rules as the file, reported under the flag's name. */
+function checkFlags(flags: ConfigFlags): void {
+  const fields = { host: flags.host, port: flags.port, store: flags.store };
+  const present = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  const result = serverSection.safeParse(present);
+  if (result.success) return;
+  const problems = problemsFromIssues(result.error.issues, present).map((p) => ({
+    ...p,
+    key: `--${p.key}`,
+  }));
+  throw new ConfigError(null, problems);
+}

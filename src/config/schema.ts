@@ -1,0 +1,87 @@
+// The shape of `yardmaster.toml` as written by a user (typescript.md section 5). Every table
+// is strict: a misspelt key must stop the server at start, not be silently ignored.
+// Each field carries one sentence saying what it expects; config-error.ts adds the key path
+// and the value found, so a message reads `pools.default.capacity: expected a positive
+// integer, got "four"`.
+import { z } from "zod";
+
+/** A strict table whose unknown-key message lists the keys it does know. */
+function table<T extends z.ZodRawShape>(shape: T) {
+  const known = Object.keys(shape).join(", ");
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === "unrecognized_keys" ? `unknown key (known keys: ${known})` : "expected a table",
+  });
+}
+
+function integer(what: string, accept: (n: number) => boolean) {
+  return z.number({ error: what }).refine((n) => Number.isInteger(n) && accept(n), { error: what });
+}
+
+const positiveInt = integer("expected a positive integer", (n) => n > 0);
+const nonNegativeInt = integer("expected an integer >= 0", (n) => n >= 0);
+const text = (what: string) => z.string({ error: what }).min(1, { error: what });
+
+const STORE_URL = /^(sqlite:.+|postgres(ql)?:\/\/.+)$/;
+const storeUrl = z
+  .string({ error: "expected a store URL (sqlite:PATH or postgres://...)" })
+  .regex(STORE_URL, { error: "expected a store URL (sqlite:PATH or postgres://...)" });
+
+const httpUrl = z
+  .string({ error: "expected an http(s) URL" })
+  .refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), {
+    error: "expected an http(s) URL",
+  });
+
+export const serverSection = table({
+  host: text("expected a host name or address"),
+  port: integer("expected a port number (0-65535)", (n) => n >= 0 && n <= 65535),
+  require_token: z.boolean({ error: "expected true or false" }),
+  store: storeUrl,
+  public_url: httpUrl,
+  body_limit: positiveInt,
+  sse_replay_cap: positiveInt,
+  token_file: text("expected a file path"),
+}).partial();
+
+export const defaultsSection = table({
+  retries: nonNegativeInt,
+  priority: integer("expected an integer", () => true),
+}).partial();
+
+export const poolRow = table({ capacity: positiveInt });
+
+export const workflowRow = table({
+  target: text('expected a target string such as "workflows/triage.ts:triage"'),
+  pool: text("expected a pool name").optional(),
+});
+
+export const agentRow = table({
+  command: z
+    .array(text("expected a non-empty string"), {
+      error: 'expected an array such as ["node", "agent.mjs"]',
+    })
+    .min(1, { error: "expected a non-empty array: the program, then its arguments" }),
+  args: z.array(z.string({ error: "expected a string" }), { error: "expected an array" }).optional(),
+  env: z
+    .record(z.string(), z.string({ error: "expected a string" }), { error: "expected a table" })
+    .optional(),
+  cwd: text("expected a folder path").optional(),
+  timeout: z
+    .number({ error: "expected a number of seconds > 0" })
+    .positive({ error: "expected a number of seconds > 0" })
+    .optional(),
+});
+
+const rows = <T extends z.ZodType>(row: T) =>
+  z.record(z.string(), row, { error: "expected a table of named rows" });
+
+export const configFileSchema = table({
+  server: serverSection.optional(),
+  defaults: defaultsSection.optional(),
+  pools: rows(poolRow).optional(),
+  workflows: rows(workflowRow).optional(),
+  agents: rows(agentRow).optional(),
+});
+
+export type ConfigFile = z.infer<typeof configFileSchema>;

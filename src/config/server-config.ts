@@ -1,0 +1,69 @@
+// The configuration the server runs with, after defaults, file and command-line flags are
+// merged and every relative path is made absolute. Nothing here is optional where the spec
+// or this project gives a default, so consumers never re-apply defaults of their own.
+
+export interface ServerSettings {
+  host: string;
+  port: number;
+  requireToken: boolean;
+  /** `sqlite:/absolute/path.db`, `sqlite::memory:`, or a postgres URL left as written. */
+  store: string;
+  /**
+   * What agents are told to call. Without a `public_url` setting it is built from host and
+   * port; it is null only when the port is 0 (chosen by the OS at listen time), and then the
+   * server derives it from the bound port with `defaultPublicUrl`.
+   */
+  publicUrl: string | null;
+  bodyLimit: number;
+  sseReplayCap: number;
+  /** Absolute path of the operator token file (`yardmaster token rotate` writes it). */
+  tokenFile: string;
+}
+
+export interface NodeDefaults {
+  retries: number;
+  priority: number;
+}
+
+export interface PoolConfig {
+  capacity: number;
+}
+
+export interface WorkflowRowConfig {
+  /** Target with its file part made absolute; module targets are left as written. */
+  target: string;
+  /** The target exactly as the file has it (what a persisted row keeps writing). */
+  writtenTarget: string;
+  pool: string;
+}
+
+export interface AgentConfig {
+  /** The program, then its arguments. */
+  command: string[];
+  /** Extra arguments appended after `command`. */
+  args: string[];
+  env: Record<string, string>;
+  /** Absolute working folder; the configuration folder unless set. */
+  cwd: string;
+  /** Seconds; null means no cap of the agent's own. */
+  timeout: number | null;
+}
+
+export interface ServerConfig {
+  /** Absolute path of the configuration file, or null when running on built-in defaults. */
+  file: string | null;
+  fromFile: boolean;
+  /** Folder relative paths were resolved against: the file's folder, or the working folder. */
+  configDir: string;
+  server: ServerSettings;
+  defaults: NodeDefaults;
+  pools: Record<string, PoolConfig>;
+  workflows: Record<string, WorkflowRowConfig>;
+  agents: Record<string, AgentConfig>;
+}
+
+export interface ConfigFlags {
+  host?: string;
+  port?: number;
+  store?: string;
+}

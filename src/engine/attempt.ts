@@ -1,0 +1,50 @@
+// Running one claimed attempt: call the body with its edge refs, payload and ctx, race it
+// against the attempt's abort signal (cancel, move, timeout, shutdown), then record the outcome.
+// A body that ignores its signal keeps running in the background, but its result is discarded.
+import { edgeRefs, GraphError, NodeTimeout, route } from "../authoring/index.ts";
+import type { EngineCore, LiveAttempt } from "./core.ts";
+import type { RunRecord, TaskRecord } from "./domain.ts";
+import { isInterrupt } from "./interrupt.ts";
+import { completeAttempt, failAttempt } from "./outcomes.ts";
+import { PausableTimer } from "./pausable-timer.ts";
+import { buildTaskContext, type ContextExtensions } from "./task-context.ts";
+
+function untilAborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+}
+
+export async function runAttempt(
+  core: EngineCore,
+  task: TaskRecord,
+  run: RunRecord,
+  live: LiveAttempt,
+  ext: ContextExtensions,
+): Promise<void> {
+  const reg = core.registry.workflows.get(run.workflow);
+  const node = reg?.graph.nodes.get(task.node);
+  try {
+    if (!reg || !node) {
+      throw new GraphError(`node ${task.node} does not exist in workflow ${run.workflow} any more`);
+    }
+    if (node.timeout != null) {
+      const ms = node.timeout * 1000 - task.used_s * 1000;
+      live.timer = new PausableTimer(ms, () => live.abort.abort(new NodeTimeout(node.timeout!)));
+    }
+    const ctx = buildTaskContext({ core, task, run, live, description: run.description }, ext);
+    const payload = task.payload_present ? task.payload : undefined;
+    const body = Promise.resolve().then(() => node.fn(edgeRefs(node), payload, ctx));
+    const value = await Promise.race([body, untilAborted(live.abort.signal)]);
+    await completeAttempt(core, task, route(reg.graph, node.name, value));
+  } catch (err) {
+    // An interrupt means the operation that stopped us already wrote the row (or, on shutdown,
+    // deliberately left it for recovery), so there is nothing to record here.
+    if (!isInterrupt(err)) await failAttempt(core, task, err);
+  } finally {
+    live.timer?.clear();
+  }
+}
+
+export type { LiveAttempt };

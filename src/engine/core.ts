@@ -1,0 +1,31 @@
+// The shared state of one engine instance, passed to the modules that act on it.
+import type { EventBus } from "./event-bus.ts";
+import type { Interrupt } from "./interrupt.ts";
+import type { PausableTimer } from "./pausable-timer.ts";
+import type { Registry } from "./registry.ts";
+import type { Store } from "./store.ts";
+import type { UnitOfWork } from "./unit-of-work.ts";
+
+/** An attempt whose body is running in this process. */
+export interface LiveAttempt {
+  readonly taskId: number;
+  readonly runId: string;
+  readonly claim: number;
+  readonly pool: string;
+  readonly abort: AbortController;
+  timer: PausableTimer | null;
+  /** Whether the attempt holds a pool slot now (it gives it up while waiting on a person). */
+  holdsSlot: boolean;
+}
+
+export interface EngineCore {
+  readonly store: Store;
+  readonly bus: EventBus;
+  readonly uow: UnitOfWork;
+  readonly registry: Registry;
+  readonly live: Map<number, LiveAttempt>;
+  /** Asks the dispatcher to fill free slots (of one pool, or of every pool). */
+  wake(pool?: string): void;
+  /** Stops a live attempt; the caller has written (or deliberately not written) its row. */
+  interrupt(taskId: number, why: Interrupt): void;
+}

@@ -1,0 +1,103 @@
+// The dispatcher fills free pool slots. Each pool has a fixed capacity; a claim takes up to the
+// number of free slots in one atomic store statement, in dispatch order (run position, then
+// node priority, then enqueue time). Waking is coalesced: many wakes while a fill is under way
+// cause one more fill afterwards, never concurrent claims on the same pool.
+import { runAttempt } from "./attempt.ts";
+import type { EngineCore, LiveAttempt } from "./core.ts";
+import type { RunRecord, TaskRecord } from "./domain.ts";
+import type { Pool } from "./registry.ts";
+import type { ContextExtensions } from "./task-context.ts";
+
+export class Dispatcher {
+  readonly #filling = new Set<string>();
+  readonly #again = new Set<string>();
+  readonly #running = new Set<Promise<void>>();
+  #stopped = false;
+
+  constructor(
+    private readonly core: EngineCore,
+    private readonly ext: ContextExtensions,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  wake(poolName?: string): void {
+    if (this.#stopped) return;
+    const pools = poolName ? [poolName] : [...this.core.registry.pools.keys()];
+    for (const name of pools) {
+      if (this.#filling.has(name)) this.#again.add(name);
+      else void this.#fill(name);
+    }
+  }
+
+  stop(): void {
+    this.#stopped = true;
+  }
+
+  /** Resolves when every attempt started by this dispatcher has finished. */
+  async drain(): Promise<void> {
+    while (this.#running.size) await Promise.allSettled([...this.#running]);
+  }
+
+  async #fill(name: string): Promise<void> {
+    const pool = this.core.registry.pools.get(name);
+    if (!pool) return;
+    this.#filling.add(name);
+    try {
+      do {
+        this.#again.delete(name);
+        await this.#claimWhileFree(pool);
+      } while (this.#again.has(name) && !this.#stopped);
+    } catch (err) {
+      this.onError(err);
+    } finally {
+      this.#filling.delete(name);
+    }
+  }
+
+  async #claimWhileFree(pool: Pool): Promise<void> {
+    while (!this.#stopped) {
+      const free = pool.capacity - pool.inFlight;
+      const workflows = this.core.registry.workflowsOnPool(pool.name);
+      if (free <= 0 || workflows.length === 0) return;
+      const claimed = await this.core.uow.run(async (work) => {
+        const tasks = await work.tx.claimTasks(workflows, free, work.now);
+        const out: Array<{ task: TaskRecord; run: RunRecord }> = [];
+        for (const task of tasks) {
+          let run = (await work.tx.getRun(task.run_id))!;
+          if (run.status === "queued") {
+            run = await work.tx.updateRun(run.id, { status: "running", started: true, updated: work.now });
+            work.emit("run.started", run.id, task.id, { node: task.node, task_id: task.id });
+          }
+          work.emit("task.started", run.id, task.id, { attempt: task.attempt, node: task.node });
+          out.push({ task, run });
+        }
+        return out;
+      });
+      for (const { task, run } of claimed) this.#start(pool, task, run);
+      if (claimed.length < free) return;
+    }
+  }
+
+  #start(pool: Pool, task: TaskRecord, run: RunRecord): void {
+    pool.inFlight += 1;
+    const live: LiveAttempt = {
+      taskId: task.id,
+      runId: run.id,
+      claim: task.claim,
+      pool: pool.name,
+      abort: new AbortController(),
+      timer: null,
+      holdsSlot: true,
+    };
+    this.core.live.set(task.id, live);
+    const done = runAttempt(this.core, task, run, live, this.ext)
+      .catch(this.onError)
+      .finally(() => {
+        if (this.core.live.get(task.id) === live) this.core.live.delete(task.id);
+        if (live.holdsSlot) pool.inFlight -= 1;
+        this.#running.delete(done);
+        this.wake(pool.name);
+      });
+    this.#running.add(done);
+  }
+}

@@ -1,0 +1,210 @@
+// Domain records the engine keeps. Stores persist exactly these shapes; the service layer turns
+// them into the HTTP views of `http-api.md`. Times are epoch milliseconds here and become
+// ISO-8601 strings only at the edge.
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export const RUN_STATUSES = ["queued", "running", "paused", "completed", "failed", "cancelled"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ["completed", "failed", "cancelled"];
+
+export const TASK_STATUSES = [
+  "ready",
+  "in_progress",
+  "waiting",
+  "done",
+  "failed",
+  "dead_letter",
+  "cancelled",
+] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+/** Statuses of an attempt that is still going (it may yet produce a result or be claimed). */
+export const OUTSTANDING: readonly TaskStatus[] = ["ready", "in_progress", "waiting"];
+
+export const ENQUEUE_REASONS = [
+  "start",
+  "transition",
+  "retry",
+  "rerun",
+  "move",
+  "manual_retry",
+  "set_status",
+  "join",
+] as const;
+export type EnqueueReason = (typeof ENQUEUE_REASONS)[number];
+
+/** One level of fan-out: branch `index` of `count`, opened by task `fanout`, given `key`. */
+export interface BranchFrame {
+  count: number;
+  fanout: number;
+  index: number;
+  key: Json;
+}
+
+/** Where an attempt came from. */
+export interface Lineage {
+  reason: EnqueueReason;
+  /** The task whose outcome or operation created this one (null for the start task). */
+  parent: number | null;
+  /** For a join: the fan-out task whose branches arrived. */
+  from_task?: number | null;
+  /** For a join: the arriving task ids in branch order. */
+  arrivals?: number[] | null;
+}
+
+export interface RunRecord {
+  id: string;
+  workflow: string;
+  title: string;
+  description: string;
+  status: RunStatus;
+  /** 1-based place in the dispatch list; dense across all runs. */
+  position: number;
+  created: number;
+  updated: number;
+  /** Whether any task of the run was ever claimed (decides the status after resume). */
+  started: boolean;
+}
+
+export interface TaskRecord {
+  id: number;
+  run_id: string;
+  node: string;
+  attempt: number;
+  status: TaskStatus;
+  priority: number;
+  explicit: boolean;
+  created: number;
+  started: number | null;
+  finished: number | null;
+  error: string | null;
+  payload_present: boolean;
+  payload: Json;
+  result: Json;
+  /** A result was recorded (result may legitimately be null). */
+  result_present: boolean;
+  terminal: boolean;
+  branch: BranchFrame[];
+  lineage: Lineage | null;
+  stats: Record<string, Json> | null;
+  /** Incremented on every claim; a completion must present the claim it was given. */
+  claim: number;
+  /** sha-256 hex of the attempt's agent token, null when none is live. */
+  token_hash: string | null;
+  /** Seconds of node-timeout clock already used by earlier in_progress spells of this attempt. */
+  used_s: number;
+  /** When the attempt last went waiting (for `waited_s`). */
+  waiting_since: number | null;
+}
+
+export type NewTask = Omit<
+  TaskRecord,
+  | "id"
+  | "status"
+  | "started"
+  | "finished"
+  | "error"
+  | "result"
+  | "result_present"
+  | "terminal"
+  | "stats"
+  | "claim"
+  | "token_hash"
+  | "used_s"
+  | "waiting_since"
+>;
+
+export type LogAuthor = "agent" | "engine" | "user";
+export type LogKind = "deliverable" | "note" | "stats" | "failure";
+
+export interface LogRecord {
+  id: number;
+  run_id: string;
+  node: string;
+  task_id: number | null;
+  author: LogAuthor;
+  kind: LogKind | null;
+  text: string;
+  created: number;
+}
+
+export type RequestMode = "options" | "form" | "text";
+export interface RequestOption {
+  option_id: string;
+  name: string;
+  kind: string | null;
+}
+
+export interface RequestRecord {
+  id: number;
+  run_id: string;
+  task_id: number;
+  node: string;
+  kind: "permission" | "elicitation" | "question";
+  mode: RequestMode;
+  source: "agent" | "node";
+  /** 1, 2, ... within the attempt for node asks; null for agent asks. */
+  ordinal: number | null;
+  prompt: string;
+  options: RequestOption[] | null;
+  schema: Record<string, Json> | null;
+  tool_call: Record<string, Json> | null;
+  answered_by: "user" | "engine" | null;
+  answer: Json;
+  /** Set when no attempt is left to consume an answer. */
+  stale: boolean;
+  created: number;
+  answered: number | null;
+}
+
+export interface SubmissionRecord {
+  id: number;
+  task_id: number;
+  created: number;
+  payload: Json;
+}
+
+/** A branch that reached a join. */
+export interface ArrivalRecord {
+  run_id: string;
+  join: string;
+  /** The fan-out task whose frame the arrival closes (0 when the join was reached outside a fan-out). */
+  fanout: number;
+  index: number;
+  count: number;
+  task_id: number;
+  key: Json;
+  value: Json;
+  /** The join task enqueued when the last branch arrived, if any. */
+  join_task: number | null;
+}
+
+export interface StreamChunkRecord {
+  task_id: number;
+  seq: number;
+  kind: "text" | "thought" | "tool_call" | "tool_result" | "notice";
+  text: string;
+  created: number;
+}
+
+export interface RegistrationRecord {
+  workflow: string;
+  target: string | null;
+  pool: string;
+  /** Registration order, for the plugin manifest. */
+  seq: number;
+}
+
+/** An event before it is stored: the engine builds these inside a transaction. */
+export interface NewEvent {
+  name: string;
+  run_id: string | null;
+  task_id: number | null;
+  data: Record<string, unknown>;
+}
+
+/** The envelope of `http-api.md` "Events"; `id` is null for ephemeral events. */
+export interface EventRecord extends NewEvent {
+  id: number | null;
+  created: number;
+}

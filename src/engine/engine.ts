@@ -1,0 +1,95 @@
+// One engine: a store, an event bus, the registry of workflows and pools, the dispatcher and
+// the attempts live in this process.
+//
+// Lifecycle. `start()` recovers: attempts a crash left `in_progress` are reset to `ready`
+// (`engine.recovered`) and will run again, since their outcome was never committed. `stop()`
+// stops claiming, interrupts live attempts without writing their rows (`engine.stopping`),
+// and waits for them (bounded); the next start recovers them the same way.
+import type { EngineCore, LiveAttempt } from "./core.ts";
+import { Dispatcher } from "./dispatcher.ts";
+import { EventBus } from "./event-bus.ts";
+import { Interrupt } from "./interrupt.ts";
+import { type NodeDefaults, Registry, type RegisteredWorkflow } from "./registry.ts";
+import type { Store } from "./store.ts";
+import type { ContextExtensions } from "./task-context.ts";
+import { UnitOfWork } from "./unit-of-work.ts";
+
+export interface EngineOptions {
+  store: Store;
+  pools: Record<string, { capacity: number }>;
+  defaults?: Partial<NodeDefaults>;
+  bus?: EventBus;
+  extensions?: ContextExtensions;
+  onError?: (err: unknown) => void;
+  /** How long `stop()` waits for interrupted bodies to return. */
+  stopGraceMs?: number;
+}
+
+export class Engine implements EngineCore {
+  readonly store: Store;
+  readonly bus: EventBus;
+  readonly uow: UnitOfWork;
+  readonly registry: Registry;
+  readonly live = new Map<number, LiveAttempt>();
+  readonly extensions: ContextExtensions;
+  readonly #dispatcher: Dispatcher;
+  readonly #graceMs: number;
+  #started = false;
+
+  constructor(options: EngineOptions) {
+    this.store = options.store;
+    this.bus = options.bus ?? new EventBus();
+    this.uow = new UnitOfWork(this.store, this.bus);
+    this.registry = new Registry(options.pools, {
+      retries: options.defaults?.retries ?? 0,
+      priority: options.defaults?.priority ?? 0,
+    });
+    this.extensions = options.extensions ?? {};
+    const onError = options.onError ?? ((err) => console.error("yardmaster engine error", err));
+    this.#dispatcher = new Dispatcher(this, this.extensions, onError);
+    this.#graceMs = options.stopGraceMs ?? 5000;
+  }
+
+  wake(pool?: string): void {
+    if (this.#started) this.#dispatcher.wake(pool);
+  }
+
+  interrupt(taskId: number, why: Interrupt): void {
+    const live = this.live.get(taskId);
+    if (live && !live.abort.signal.aborted) live.abort.abort(why);
+  }
+
+  /** Adds or replaces a workflow in memory (registration use cases persist it). */
+  register(wf: RegisteredWorkflow): void {
+    if (!this.registry.pools.has(wf.pool)) throw new Error(`pool ${wf.pool} does not exist`);
+    this.registry.workflows.set(wf.name, wf);
+    this.wake(wf.pool);
+  }
+
+  async start(): Promise<void> {
+    const stuck = await this.store.listTasks({ status: ["in_progress"] });
+    if (stuck.length) {
+      await this.uow.run(async (work) => {
+        for (const t of stuck) {
+          await work.tx.updateTask(t.id, { status: "ready", started: null, token_hash: null });
+        }
+        work.emit("engine.recovered", null, null, { task_ids: stuck.map((t) => t.id) });
+      });
+    }
+    this.#started = true;
+    this.#dispatcher.wake();
+  }
+
+  async stop(): Promise<number[]> {
+    this.#started = false;
+    this.#dispatcher.stop();
+    const ids = [...this.live.keys()];
+    await this.uow.run(async (work) => {
+      work.emit("engine.stopping", null, null, { task_ids: ids });
+    });
+    for (const id of ids) this.interrupt(id, new Interrupt("shutdown"));
+    const grace = new Promise((r) => setTimeout(r, this.#graceMs).unref());
+    await Promise.race([this.#dispatcher.drain(), grace]);
+    return ids;
+  }
+}

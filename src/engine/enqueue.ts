@@ -1,0 +1,163 @@
+// Creating attempts: a plain enqueue, the transitions a node's return value asked for (with
+// fan-out frames), and arrivals at a join. All of it runs inside one unit of work.
+//
+// Join rule: an arrival belongs to the innermost open fan-out of the arriving branch (the last
+// frame of its branch stack). When every index 0..count-1 of that frame has arrived, the join
+// task is enqueued once, in the same transaction, with the arrivals in branch order as its
+// payload and the frame popped from its branch stack. A second arrival of an index already
+// arrived, or any arrival after the join was enqueued, is recorded as `late` and enqueues nothing.
+// A join reached outside any fan-out closes an implicit single-branch frame (fanout 0, count 1).
+import type { Routing } from "../authoring/index.ts";
+import type { BranchFrame, Json, Lineage, RunRecord, TaskRecord } from "./domain.ts";
+import type { Registry } from "./registry.ts";
+import type { Work } from "./unit-of-work.ts";
+
+export interface EnqueueSpec {
+  run: RunRecord;
+  node: string;
+  attempt: number;
+  payload_present: boolean;
+  payload: Json;
+  branch: BranchFrame[];
+  lineage: Lineage;
+  /** Keep an earlier enqueue time (a retry keeps its dispatch place). */
+  created?: number;
+}
+
+export const eventFrames = (branch: BranchFrame[]) =>
+  branch.map(({ count, fanout, index }) => ({ count, fanout, index }));
+
+export async function enqueueTask(
+  work: Work,
+  registry: Registry,
+  spec: EnqueueSpec,
+): Promise<TaskRecord> {
+  const { priority, explicit } = registry.priorityOf(registry.node(spec.run.workflow, spec.node));
+  const task = await work.tx.insertTask({
+    run_id: spec.run.id,
+    node: spec.node,
+    attempt: spec.attempt,
+    priority,
+    explicit,
+    created: spec.created ?? work.now,
+    payload_present: spec.payload_present,
+    payload: spec.payload_present ? spec.payload : null,
+    branch: spec.branch,
+    lineage: spec.lineage,
+  });
+  work.emit("task.enqueued", spec.run.id, task.id, {
+    attempt: task.attempt,
+    node: task.node,
+    payload_present: task.payload_present,
+    reason: spec.lineage.reason,
+    branch: eventFrames(task.branch),
+    from_task: spec.lineage.reason === "join" ? spec.lineage.from_task : spec.lineage.parent,
+    arrivals: spec.lineage.arrivals ?? null,
+  });
+  return task;
+}
+
+/** Applies a routing decision of `from` (already marked done). Answers the tasks it enqueued. */
+export async function applyTransitions(
+  work: Work,
+  registry: Registry,
+  run: RunRecord,
+  from: TaskRecord,
+  routing: Extract<Routing, { kind: "transitions" }>,
+): Promise<void> {
+  const count = routing.transitions.length;
+  for (const [index, t] of routing.transitions.entries()) {
+    const branch = routing.fanout
+      ? [...from.branch, { count, fanout: from.id, index, key: t.present ? t.payload : null }]
+      : from.branch;
+    const target = registry.node(run.workflow, t.edge);
+    if (target?.join) {
+      await arrive(work, registry, run, from, t.edge, branch, t.present ? t.payload : null);
+      continue;
+    }
+    await enqueueTask(work, registry, {
+      run,
+      node: t.edge,
+      attempt: 1,
+      payload_present: t.present,
+      payload: t.payload,
+      branch,
+      lineage: { reason: "transition", parent: from.id },
+    });
+  }
+}
+
+async function arrive(
+  work: Work,
+  registry: Registry,
+  run: RunRecord,
+  from: TaskRecord,
+  join: string,
+  branch: BranchFrame[],
+  value: Json,
+): Promise<void> {
+  const frame = branch.at(-1) ?? { count: 1, fanout: 0, index: 0, key: null };
+  const earlier = await work.tx.listArrivals(run.id, join, frame.fanout);
+  const late = earlier.some((a) => a.index === frame.index || a.join_task !== null);
+  if (!late) {
+    await work.tx.insertArrival({
+      run_id: run.id,
+      join,
+      fanout: frame.fanout,
+      index: frame.index,
+      count: frame.count,
+      task_id: from.id,
+      key: frame.key,
+      value,
+      join_task: null,
+    });
+  }
+  const arrived = late ? earlier.length : earlier.length + 1;
+  work.emit("join.arrived", run.id, from.id, {
+    join,
+    fanout_task: frame.fanout,
+    index: frame.index,
+    count: frame.count,
+    arrived,
+    late,
+  });
+  if (late || arrived < frame.count) return;
+  await enqueueJoin(work, registry, run, join, frame.fanout, branch.slice(0, -1), from.id);
+}
+
+/** Enqueues the join task from the stored arrivals of (join, fanout). Also used by rerun. */
+export async function enqueueJoin(
+  work: Work,
+  registry: Registry,
+  run: RunRecord,
+  join: string,
+  fanout: number,
+  branch: BranchFrame[],
+  parent: number,
+  reason: "join" | "rerun" = "join",
+  attempt = 1,
+): Promise<TaskRecord> {
+  const arrivals = await work.tx.listArrivals(run.id, join, fanout);
+  const payload = arrivals.map((a) => ({
+    index: a.index,
+    key: a.key,
+    value: a.value,
+    task_id: a.task_id,
+  }));
+  const task = await enqueueTask(work, registry, {
+    run,
+    node: join,
+    attempt,
+    payload_present: true,
+    payload,
+    branch,
+    lineage: {
+      reason,
+      parent,
+      from_task: fanout === 0 ? null : fanout,
+      arrivals: arrivals.map((a) => a.task_id),
+    },
+  });
+  if (reason === "join") await work.tx.setJoinTask(run.id, join, fanout, task.id);
+  return task;
+}

@@ -1,0 +1,19 @@
+// Why a live attempt was stopped from outside its body. The abort reason tells the attempt
+// runner that the stopping operation already wrote what the row should say (or, for a
+// shutdown, that nothing should be written so that recovery re-runs the attempt).
+export type InterruptReason =
+  | "cancel"
+  | "move"
+  | "delete"
+  | "set_status"
+  | "shutdown"
+  | "unregistered";
+
+export class Interrupt extends Error {
+  constructor(readonly reason: InterruptReason) {
+    super(`attempt interrupted: ${reason}`);
+    this.name = "Interrupt";
+  }
+}
+
+export const isInterrupt = (value: unknown): value is Interrupt => value instanceof Interrupt;

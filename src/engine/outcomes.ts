@@ -1,0 +1,109 @@
+// Recording how an attempt ended. Each outcome is one unit of work guarded by the attempt's
+// claim: if an operator cancelled, moved or re-set the task meanwhile, the guard fails and the
+// late result is discarded, so a transition is never applied twice or after it was revoked.
+import { classifyFailure, type Routing } from "../authoring/index.ts";
+import type { EngineCore } from "./core.ts";
+import type { Json, TaskRecord } from "./domain.ts";
+import { applyTransitions, enqueueTask } from "./enqueue.ts";
+import { settleRun } from "./settle.ts";
+import { appendLog } from "./work-log.ts";
+
+const GOING = ["in_progress"] as const;
+
+function resultOf(routing: Routing): Json {
+  if (routing.kind === "end") return routing.value;
+  const payloads = routing.transitions.map((t) => (t.present ? t.payload : null));
+  return routing.fanout ? payloads : (payloads[0] ?? null);
+}
+
+export async function completeAttempt(
+  core: EngineCore,
+  task: TaskRecord,
+  routing: Routing,
+): Promise<boolean> {
+  return core.uow.run(async (work) => {
+    const terminal = routing.kind === "end";
+    const done = await work.tx.updateTask(
+      task.id,
+      {
+        status: "done",
+        finished: work.now,
+        result: resultOf(routing),
+        result_present: true,
+        terminal,
+        token_hash: null,
+      },
+      { status: GOING, claim: task.claim },
+    );
+    if (!done) return false;
+    const transitions = routing.kind === "end" ? [] : routing.transitions.map((t) => t.edge);
+    work.emit("task.done", done.run_id, done.id, {
+      attempt: done.attempt,
+      node: done.node,
+      terminal,
+      transitions,
+    });
+    const run = (await work.tx.getRun(done.run_id))!;
+    if (routing.kind === "transitions" && routing.transitions.length > 0) {
+      await applyTransitions(work, core.registry, run, done, routing);
+      work.after(() => core.wake());
+    }
+    await settleRun(work, run.id, done);
+    return true;
+  });
+}
+
+export async function failAttempt(
+  core: EngineCore,
+  task: TaskRecord,
+  err: unknown,
+): Promise<boolean> {
+  const { retryable, error } = classifyFailure(err);
+  return core.uow.run(async (work) => {
+    const node = core.registry.node((await work.tx.getRun(task.run_id))?.workflow ?? "", task.node);
+    const retries = node ? core.registry.retriesOf(node) : 0;
+    const willRetry = retryable && task.attempt <= retries;
+    const status = willRetry ? "failed" : "dead_letter";
+    const failed = await work.tx.updateTask(
+      task.id,
+      { status, finished: work.now, error, token_hash: null },
+      { status: GOING, claim: task.claim },
+    );
+    if (!failed) return false;
+    const run = (await work.tx.getRun(task.run_id))!;
+    const mark = work.mark();
+    const retry = willRetry
+      ? await enqueueTask(work, core.registry, {
+          run,
+          node: task.node,
+          attempt: task.attempt + 1,
+          payload_present: task.payload_present,
+          payload: task.payload,
+          branch: task.branch,
+          lineage: { reason: "retry", parent: task.id },
+          created: task.created,
+        })
+      : null;
+    const base = { attempt: task.attempt, node: task.node, error };
+    work.emitAt(mark, "task.failed", run.id, task.id, {
+      ...base,
+      retryable,
+      will_retry: willRetry,
+      retry_task_id: retry?.id ?? null,
+    });
+    if (!willRetry) work.emitAt(mark + 1, "task.dead_lettered", run.id, task.id, base);
+    const suffix = willRetry ? ` (retrying as attempt ${task.attempt + 1})` : " (dead-lettered)";
+    await appendLog(work, {
+      run_id: run.id,
+      node: task.node,
+      task_id: task.id,
+      author: "engine",
+      kind: "failure",
+      text: `Attempt ${task.attempt} of ${task.node} failed: ${error}${suffix}`,
+    });
+    if (retry) work.after(() => core.wake());
+    else await settleRun(work, run.id, failed);
+    return true;
+  });
+}
+

@@ -1,0 +1,58 @@
+// What the running engine knows that is not in the store: the finalized graphs of registered
+// workflows, the pools they dispatch on, and the server defaults for node options.
+import type { FinalGraph, FinalNode, LoadedWorkflow, Workflow } from "../authoring/index.ts";
+
+export interface Pool {
+  readonly name: string;
+  readonly capacity: number;
+  /** Slots leased now: attempts in progress on this pool (waiting attempts hold none). */
+  inFlight: number;
+}
+
+export interface RegisteredWorkflow {
+  readonly name: string;
+  readonly graph: FinalGraph;
+  readonly workflow: Workflow;
+  readonly pool: string;
+  readonly target: string | null;
+  readonly file: string | null;
+  readonly loaded: LoadedWorkflow | null;
+}
+
+export interface NodeDefaults {
+  retries: number;
+  priority: number;
+}
+
+export class Registry {
+  readonly pools = new Map<string, Pool>();
+  readonly workflows = new Map<string, RegisteredWorkflow>();
+
+  constructor(
+    pools: Record<string, { capacity: number }>,
+    readonly defaults: NodeDefaults,
+  ) {
+    for (const [name, { capacity }] of Object.entries(pools)) {
+      this.pools.set(name, { name, capacity, inFlight: 0 });
+    }
+  }
+
+  workflowsOnPool(pool: string): string[] {
+    const names: string[] = [];
+    for (const wf of this.workflows.values()) if (wf.pool === pool) names.push(wf.name);
+    return names;
+  }
+
+  node(workflow: string, node: string): FinalNode | undefined {
+    return this.workflows.get(workflow)?.graph.nodes.get(node);
+  }
+
+  retriesOf(node: FinalNode): number {
+    return node.retries ?? this.defaults.retries;
+  }
+
+  priorityOf(node: FinalNode | undefined): { priority: number; explicit: boolean } {
+    if (node?.priority != null) return { priority: node.priority, explicit: true };
+    return { priority: this.defaults.priority, explicit: false };
+  }
+}

@@ -1,0 +1,136 @@
+// The one storage interface the engine and the service layer use. It is shaped by the domain
+// (runs, attempts, the work log, requests, events), never by SQL. Every implementation
+// (`src/stores/sqlite`, later `src/stores/postgres`) must pass `test/store-contract.ts`.
+//
+// Consistency model:
+// - Every state change happens inside `transact`, which is one database transaction: all of its
+//   writes, including the events that describe them, commit together or not at all.
+// - Transactions are serialized with respect to each other (SQLite: one writer; PostgreSQL:
+//   SERIALIZABLE or row locks). A claim is a single atomic statement so several servers on one
+//   database could share pools (PostgreSQL: `FOR UPDATE SKIP LOCKED`).
+// - Reads outside `transact` see committed data only.
+import type {
+  ArrivalRecord,
+  EventRecord,
+  LogRecord,
+  NewEvent,
+  NewTask,
+  RegistrationRecord,
+  RequestRecord,
+  RunRecord,
+  RunStatus,
+  StreamChunkRecord,
+  SubmissionRecord,
+  TaskRecord,
+  TaskStatus,
+} from "./domain.ts";
+
+export interface RunFilter {
+  status?: RunStatus;
+  workflow?: string;
+}
+
+export interface TaskFilter {
+  run_id?: string;
+  status?: readonly TaskStatus[];
+  node?: string;
+}
+
+export interface RequestFilter {
+  run_id?: string;
+  task_id?: number;
+  /** true: unanswered and not stale. false or absent: everything. */
+  pending?: boolean;
+}
+
+export interface EventQuery {
+  after?: number;
+  limit?: number;
+  run_id?: string;
+}
+
+export interface TaskGuard {
+  /** Only update when the row's status is one of these. */
+  status?: readonly TaskStatus[];
+  /** Only update when the row's claim counter equals this (the claimer still owns it). */
+  claim?: number;
+}
+
+/** Reads. Inside `transact` they see the transaction's own writes. */
+export interface StoreReader {
+  getRun(id: string): Promise<RunRecord | null>;
+  /** Ordered by position ascending. */
+  listRuns(filter?: RunFilter): Promise<RunRecord[]>;
+  getTask(id: number): Promise<TaskRecord | null>;
+  /** Ordered by id ascending. */
+  listTasks(filter: TaskFilter): Promise<TaskRecord[]>;
+  findTaskByTokenHash(hash: string): Promise<TaskRecord | null>;
+  /** Ordered by id ascending. */
+  listLog(runId: string): Promise<LogRecord[]>;
+  getRequest(id: number): Promise<RequestRecord | null>;
+  /** Ordered by id ascending. */
+  listRequests(filter?: RequestFilter): Promise<RequestRecord[]>;
+  /** Ordered by id ascending. */
+  listSubmissions(taskId: number): Promise<SubmissionRecord[]>;
+  /** Arrivals of a run, optionally of one join and one fan-out, ordered by fanout then index. */
+  listArrivals(runId: string, join?: string, fanout?: number): Promise<ArrivalRecord[]>;
+  /** Stored events, oldest first. */
+  listEvents(query: EventQuery): Promise<EventRecord[]>;
+  /** Highest stored event id, 0 when none. */
+  lastEventId(): Promise<number>;
+  /** Chunks with seq > after, in seq order, at most limit. */
+  listChunks(taskId: number, after: number, limit: number): Promise<StreamChunkRecord[]>;
+  /** Highest stored seq of the task, 0 when none. */
+  lastChunkSeq(taskId: number): Promise<number>;
+  /** In registration order. */
+  listRegistrations(): Promise<RegistrationRecord[]>;
+}
+
+/** Writes, available only inside `transact`. */
+export interface StoreWriter extends StoreReader {
+  /** Appends the run at the end of the dispatch list (position n+1). */
+  insertRun(run: Omit<RunRecord, "position">): Promise<RunRecord>;
+  updateRun(id: string, patch: Partial<Omit<RunRecord, "id" | "position">>): Promise<RunRecord>;
+  /** Moves the run to zero-based `index` (clamped) and renumbers the list 1..n. */
+  moveRun(id: string, index: number): Promise<RunRecord>;
+  /** Removes the run and everything under it, and closes the gap in positions. */
+  deleteRun(id: string): Promise<void>;
+  insertTask(task: NewTask): Promise<TaskRecord>;
+  /** Applies `patch` when `guard` holds; answers the updated row, or null when it did not hold. */
+  updateTask(
+    id: number,
+    patch: Partial<Omit<TaskRecord, "id" | "run_id">>,
+    guard?: TaskGuard,
+  ): Promise<TaskRecord | null>;
+  /**
+   * Claims up to `limit` ready tasks of the given workflows in dispatch order: run position
+   * ascending, then task priority descending, then created, then id. Runs that are paused or
+   * ended are skipped. Each claimed row becomes in_progress with `started = now` and its claim
+   * counter incremented. One atomic statement.
+   */
+  claimTasks(workflows: readonly string[], limit: number, now: number): Promise<TaskRecord[]>;
+  appendLog(entry: Omit<LogRecord, "id">): Promise<LogRecord>;
+  insertRequest(request: Omit<RequestRecord, "id">): Promise<RequestRecord>;
+  updateRequest(id: number, patch: Partial<Omit<RequestRecord, "id">>): Promise<RequestRecord>;
+  insertSubmission(submission: Omit<SubmissionRecord, "id">): Promise<SubmissionRecord>;
+  insertArrival(arrival: ArrivalRecord): Promise<void>;
+  /** Records the join task enqueued for the arrivals of (run, join, fanout). */
+  setJoinTask(runId: string, join: string, fanout: number, taskId: number): Promise<void>;
+  /** Stores events with fresh monotonic ids, in order. */
+  appendEvents(events: readonly NewEvent[], now: number): Promise<EventRecord[]>;
+  /** Appends chunks, numbering them from lastChunkSeq + 1; answers the stored chunks. */
+  appendChunks(
+    taskId: number,
+    chunks: ReadonlyArray<Pick<StreamChunkRecord, "kind" | "text">>,
+    now: number,
+  ): Promise<StreamChunkRecord[]>;
+  /** Inserts or replaces (keeping its registration order). */
+  putRegistration(reg: Omit<RegistrationRecord, "seq">): Promise<RegistrationRecord>;
+  deleteRegistration(workflow: string): Promise<void>;
+}
+
+export interface Store extends StoreReader {
+  /** Runs `fn` as one serialized transaction; a throw rolls everything back. */
+  transact<T>(fn: (tx: StoreWriter) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,66 @@
+// The `ctx` a node body receives (typescript.md section 2). `ask` and `agent` are supplied by
+// later layers through `ContextExtensions`, so the context is ready for them without the engine
+// depending on human input or agent code.
+import type { TaskContext } from "../authoring/index.ts";
+import type { EngineCore, LiveAttempt } from "./core.ts";
+import type { LogKind, RunRecord, TaskRecord } from "./domain.ts";
+import { appendLog } from "./work-log.ts";
+
+export interface AttemptHandle {
+  core: EngineCore;
+  task: TaskRecord;
+  run: RunRecord;
+  live: LiveAttempt;
+  description: string;
+}
+
+export interface ContextExtensions {
+  ask?(handle: AttemptHandle, opts: Parameters<TaskContext["ask"]>[0], ordinal: number): Promise<unknown>;
+  agent?(handle: AttemptHandle, opts: Record<string, unknown>): Promise<unknown>;
+}
+
+export function buildTaskContext(handle: AttemptHandle, ext: ContextExtensions): TaskContext {
+  const { core, task, run, live } = handle;
+  let asks = 0;
+  return {
+    task: {
+      id: task.id,
+      run_id: task.run_id,
+      workflow: run.workflow,
+      node: task.node,
+      attempt: task.attempt,
+      title: run.title,
+      description: run.description,
+    },
+    signal: live.abort.signal,
+    log: async (text, opts) => {
+      const entry = await core.uow.run((work) =>
+        appendLog(work, {
+          run_id: task.run_id,
+          node: task.node,
+          task_id: task.id,
+          author: "engine",
+          kind: (opts?.kind ?? null) as LogKind | null,
+          text: String(text),
+        }),
+      );
+      return entry.id;
+    },
+    ask: (opts) => {
+      if (!ext.ask) return Promise.reject(new Error("ctx.ask is not available on this server"));
+      asks += 1;
+      return ext.ask(handle, opts, asks);
+    },
+    agent: (opts) => {
+      if (!ext.agent) return Promise.reject(new Error("ctx.agent is not available on this server"));
+      return ext.agent(handle, opts);
+    },
+    publish: (name, data) => {
+      void core.uow
+        .run(async (work) => {
+          work.emit(`plugin.${run.workflow}.${name}`, task.run_id, task.id, { ...data });
+        })
+        .catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// The operator use cases, one method per endpoint of http-api.md. The HTTP layer (src/http/)
+// and the MCP layer are thin adapters over this interface: they parse and validate with the
+// zod schemas of ./schemas/, call a method, and render the result or the ServiceError it threw.
+import type {
+  Answer,
+  Created,
+  EditRun,
+  EventEnvelope,
+  GraphOut,
+  HealthOut,
+  LogEntry,
+  LogRef,
+  LogText,
+  Move,
+  NewRun,
+  Ok,
+  Position,
+  PositionOut,
+  RequestView,
+  Rerun,
+  RunDetail,
+  RunSummary,
+  SetStatus,
+  StreamOut,
+  TaskDetail,
+  TaskRef,
+  WorkflowOut,
+} from "./schemas/index.ts";
+
+export interface RunListQuery {
+  status?: RunSummary["status"];
+  workflow?: string;
+}
+
+export interface PageQuery {
+  after?: number;
+  limit?: number;
+}
+
+export interface RequestListQuery {
+  pending?: boolean;
+  run?: string;
+}
+
+export interface OperatorService {
+  health(): Promise<HealthOut>;
+  /** When the server started (Me.started_at). */
+  readonly startedAt: Date;
+
+  listWorkflows(): Promise<WorkflowOut[]>;
+  getWorkflow(name: string): Promise<WorkflowOut>;
+
+  submitRun(workflow: string, body: { title: string; description?: string }): Promise<Created>;
+  listRuns(query: RunListQuery): Promise<RunSummary[]>;
+  getRun(runId: string): Promise<RunDetail>;
+  editRun(runId: string, body: EditRun): Promise<RunDetail>;
+  deleteRun(runId: string): Promise<void>;
+  cancelRun(runId: string): Promise<Ok>;
+  pauseRun(runId: string): Promise<Ok>;
+  resumeRun(runId: string): Promise<Ok>;
+  positionRun(runId: string, body: Position): Promise<PositionOut>;
+  rerun(runId: string, body: Rerun): Promise<TaskRef>;
+  runEvents(runId: string, query: PageQuery): Promise<EventEnvelope[]>;
+  runGraph(runId: string): Promise<GraphOut>;
+  runLog(runId: string): Promise<LogEntry[]>;
+  appendRunLog(runId: string, body: LogText): Promise<LogRef>;
+  runRequests(runId: string): Promise<RequestView[]>;
+
+  getTask(taskId: number): Promise<TaskDetail>;
+  moveTask(taskId: number, body: Move): Promise<TaskRef>;
+  retryTask(taskId: number): Promise<TaskRef>;
+  setTaskStatus(taskId: number, body: SetStatus): Promise<Ok>;
+  taskStream(taskId: number, query: PageQuery): Promise<StreamOut>;
+
+  listRequests(query: RequestListQuery): Promise<RequestView[]>;
+  getRequest(requestId: number): Promise<RequestView>;
+  answerRequest(requestId: number, body: Answer): Promise<RequestView>;
+}

@@ -1,0 +1,76 @@
+// Answering a request. The request's own mode decides what is read: `option_id` for an options
+// request, `value` for text and form. One answer per request; a stale request is closed.
+import { Ajv, type ErrorObject } from "ajv";
+import addFormatsModule from "ajv-formats";
+import type { EngineCore } from "../../engine/core.ts";
+import type { Json, RequestRecord } from "../../engine/domain.ts";
+import { ServiceError, type ValidationIssue } from "../errors.ts";
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
+
+function issuesOf(errors: ErrorObject[] | null | undefined): ValidationIssue[] {
+  return (errors ?? []).map((e) => {
+    const path = e.instancePath.split("/").filter(Boolean);
+    const missing = (e.params as { missingProperty?: string }).missingProperty;
+    return {
+      loc: ["body", "value", ...path, ...(missing ? [missing] : [])],
+      msg: e.message ?? "invalid",
+      type: e.keyword,
+    };
+  });
+}
+
+function readAnswer(req: RequestRecord, body: { option_id?: string | null; value?: unknown }): Json {
+  if (req.mode === "options") {
+    const ids = (req.options ?? []).map((o) => o.option_id);
+    if (body.option_id == null || !ids.includes(body.option_id)) {
+      throw new ServiceError(
+        "invalid_option",
+        `Request ${req.id} expects option_id, one of: ${ids.join(", ")}.`,
+        { options: ids },
+      );
+    }
+    return body.option_id;
+  }
+  const value = (body.value ?? null) as Json;
+  if (req.mode === "form" && req.schema) {
+    const validate = ajv.compile(req.schema);
+    if (!validate(value)) {
+      throw new ServiceError("validation", `The answer does not fit request ${req.id}'s form.`, {
+        errors: issuesOf(validate.errors),
+      });
+    }
+  }
+  return value;
+}
+
+export async function answerRequest(
+  core: EngineCore,
+  requestId: number,
+  body: { option_id?: string | null; value?: unknown },
+  author: "user" | "engine",
+): Promise<RequestRecord> {
+  return core.uow.run(async (work) => {
+    const req = await work.tx.getRequest(requestId);
+    if (!req) throw new ServiceError("not_found", `Request ${requestId} does not exist.`);
+    if (req.answered_by !== null) {
+      throw new ServiceError("already_answered", `Request ${requestId} was already answered.`);
+    }
+    if (req.stale) {
+      throw new ServiceError("stale_request", `Request ${requestId} is stale: no attempt is left to take its answer.`);
+    }
+    const answer = readAnswer(req, body);
+    const answered = await work.tx.updateRequest(requestId, {
+      answer,
+      answered_by: author,
+      answered: work.now,
+    });
+    work.emit("request.answered", req.run_id, req.task_id, {
+      author,
+      option_id: req.mode === "options" ? answer : null,
+      request_id: req.id,
+    });
+    return answered;
+  });
+}

@@ -1,0 +1,157 @@
+// Operator use cases on runs: submit, edit, delete, cancel, pause, resume, reorder, log.
+import { monotonicFactory } from "ulid";
+import type { EngineCore } from "../../engine/core.ts";
+import { OUTSTANDING, TERMINAL_RUN_STATUSES } from "../../engine/domain.ts";
+import { enqueueTask } from "../../engine/enqueue.ts";
+import { appendLog } from "../../engine/work-log.ts";
+import { conflict, ServiceError } from "../errors.ts";
+import { cancelAttempt, requireRun } from "./shared.ts";
+
+const ulid = monotonicFactory();
+
+export async function submitRun(
+  core: EngineCore,
+  workflow: string,
+  body: { title: string; description?: string },
+): Promise<string> {
+  const reg = core.registry.workflows.get(workflow);
+  if (!reg) throw new ServiceError("unknown_workflow", `Workflow ${workflow} is not registered.`);
+  const description = body.description ?? "";
+  const runId = await core.uow.run(async (work) => {
+    const run = await work.tx.insertRun({
+      id: ulid(work.now),
+      workflow,
+      title: body.title,
+      description,
+      status: "queued",
+      created: work.now,
+      updated: work.now,
+      started: false,
+    });
+    work.emit("run.created", run.id, null, { position: run.position, title: run.title, workflow });
+    await enqueueTask(work, core.registry, {
+      run,
+      node: reg.graph.start,
+      attempt: 1,
+      payload_present: true,
+      payload: { title: body.title, description },
+      branch: [],
+      lineage: { reason: "start", parent: null },
+    });
+    return run.id;
+  });
+  core.wake(reg.pool);
+  return runId;
+}
+
+export async function editRun(
+  core: EngineCore,
+  runId: string,
+  body: { title?: string | null; description?: string | null },
+): Promise<void> {
+  await core.uow.run(async (work) => {
+    const run = await requireRun(work.tx, runId);
+    const changed: Record<string, string> = {};
+    if (body.title != null && body.title !== run.title) changed.title = body.title;
+    if (body.description != null && body.description !== run.description) {
+      changed.description = body.description;
+    }
+    if (!Object.keys(changed).length) return;
+    await work.tx.updateRun(runId, { ...changed, updated: work.now });
+    work.emit("run.updated", runId, null, { changed });
+  });
+}
+
+/** Cancels the run's outstanding attempts; answers how many were stopped. */
+export async function cancelRun(core: EngineCore, runId: string): Promise<number> {
+  return core.uow.run(async (work) => {
+    const run = await requireRun(work.tx, runId);
+    if (TERMINAL_RUN_STATUSES.includes(run.status)) {
+      throw conflict(`Run ${runId} has already ended (${run.status}).`, { status: run.status });
+    }
+    const cancelled: number[] = [];
+    for (const task of await work.tx.listTasks({ run_id: runId, status: OUTSTANDING })) {
+      if (await cancelAttempt(work, core, task, "cancel")) cancelled.push(task.id);
+    }
+    await work.tx.updateRun(runId, { status: "cancelled", updated: work.now });
+    work.emit("run.cancelled", runId, null, { cancelled_tasks: cancelled });
+    return cancelled.length;
+  });
+}
+
+export async function deleteRun(core: EngineCore, runId: string): Promise<void> {
+  await core.uow.run(async (work) => {
+    const run = await requireRun(work.tx, runId);
+    for (const task of await work.tx.listTasks({ run_id: runId, status: OUTSTANDING })) {
+      await cancelAttempt(work, core, task, "delete");
+    }
+    await work.tx.deleteRun(runId);
+    work.unstoreRun(runId);
+    work.emitUnstored("run.deleted", runId, { title: run.title, workflow: run.workflow });
+  });
+}
+
+export async function pauseRun(core: EngineCore, runId: string): Promise<void> {
+  await core.uow.run(async (work) => {
+    const run = await requireRun(work.tx, runId);
+    if (run.status !== "queued" && run.status !== "running") {
+      throw conflict(`Only a queued or running run can be paused; run ${runId} is ${run.status}.`, {
+        status: run.status,
+      });
+    }
+    await work.tx.updateRun(runId, { status: "paused", updated: work.now });
+    work.emit("run.paused", runId, null, {});
+  });
+}
+
+export async function resumeRun(core: EngineCore, runId: string): Promise<void> {
+  await core.uow.run(async (work) => {
+    const run = await requireRun(work.tx, runId);
+    if (run.status !== "paused") {
+      throw conflict(`Only a paused run can be resumed; run ${runId} is ${run.status}.`, {
+        status: run.status,
+      });
+    }
+    await work.tx.updateRun(runId, { status: run.started ? "running" : "queued", updated: work.now });
+    work.emit("run.resumed", runId, null, {});
+  });
+  core.wake();
+}
+
+/** Moves the run by one place (`direction`) or to a zero-based `index`; answers the 1-based place. */
+export async function positionRun(
+  core: EngineCore,
+  runId: string,
+  body: { direction?: -1 | 1 | null; index?: number | null },
+): Promise<number> {
+  const position = await core.uow.run(async (work) => {
+    const run = await requireRun(work.tx, runId);
+    const target = body.direction != null ? run.position - 1 + body.direction : (body.index ?? 0);
+    const moved = await work.tx.moveRun(runId, target);
+    if (moved.position !== run.position) {
+      work.emit("run.reordered", runId, null, { position: moved.position, previous: run.position });
+    }
+    return moved.position;
+  });
+  core.wake();
+  return position;
+}
+
+/** An operator note under the run's one in-flight node, or `user` when there is not exactly one. */
+export async function appendOperatorLog(core: EngineCore, runId: string, text: string) {
+  return core.uow.run(async (work) => {
+    await requireRun(work.tx, runId);
+    const going = await work.tx.listTasks({ run_id: runId, status: ["in_progress", "waiting"] });
+    const nodes = new Set(going.map((t) => t.node));
+    const node = nodes.size === 1 ? [...nodes][0] : "user";
+    const entry = await appendLog(work, {
+      run_id: runId,
+      node,
+      task_id: null,
+      author: "user",
+      kind: null,
+      text,
+    });
+    return entry.id;
+  });
+}

@@ -1,0 +1,65 @@
+// Pieces shared by the operator use cases.
+import type { EngineCore } from "../../engine/core.ts";
+import type { RunRecord, TaskRecord, TaskStatus } from "../../engine/domain.ts";
+import { OUTSTANDING } from "../../engine/domain.ts";
+import { Interrupt, type InterruptReason } from "../../engine/interrupt.ts";
+import type { StoreReader } from "../../engine/store.ts";
+import type { Work } from "../../engine/unit-of-work.ts";
+import { notFound, ServiceError } from "../errors.ts";
+
+export async function requireRun(reader: StoreReader, runId: string): Promise<RunRecord> {
+  const run = await reader.getRun(runId);
+  if (!run) throw notFound("Run", runId);
+  return run;
+}
+
+export async function requireTask(reader: StoreReader, taskId: number): Promise<TaskRecord> {
+  const task = await reader.getTask(taskId);
+  if (!task) throw notFound("Task", taskId);
+  return task;
+}
+
+export function requireNode(core: EngineCore, run: RunRecord, node: string) {
+  const reg = core.registry.workflows.get(run.workflow);
+  if (!reg) {
+    throw new ServiceError("unknown_workflow", `Workflow ${run.workflow} is not registered.`);
+  }
+  const spec = reg.graph.nodes.get(node);
+  if (!spec) {
+    throw new ServiceError("unknown_node", `Workflow ${run.workflow} has no node ${JSON.stringify(node)}.`, {
+      nodes: [...reg.graph.nodes.keys()],
+    });
+  }
+  return spec;
+}
+
+export const isOutstanding = (status: TaskStatus) => OUTSTANDING.includes(status);
+
+/** Marks the still-unanswered requests of an attempt stale: nobody is left to consume them. */
+export async function staleRequestsOf(work: Work, taskId: number): Promise<void> {
+  for (const req of await work.tx.listRequests({ task_id: taskId, pending: true })) {
+    await work.tx.updateRequest(req.id, { stale: true });
+  }
+}
+
+/**
+ * Cancels an outstanding attempt: writes the row, announces it and, after commit, stops its
+ * body if it runs here. Answers null when the task was not outstanding any more.
+ */
+export async function cancelAttempt(
+  work: Work,
+  core: EngineCore,
+  task: TaskRecord,
+  reason: InterruptReason & ("cancel" | "move" | "delete" | "set_status"),
+): Promise<TaskRecord | null> {
+  const cancelled = await work.tx.updateTask(
+    task.id,
+    { status: "cancelled", finished: work.now, token_hash: null },
+    { status: OUTSTANDING },
+  );
+  if (!cancelled) return null;
+  work.emit("task.cancelled", task.run_id, task.id, { from: task.status, node: task.node, reason });
+  await staleRequestsOf(work, task.id);
+  if (task.status !== "ready") work.after(() => core.interrupt(task.id, new Interrupt(reason)));
+  return cancelled;
+}

@@ -1,0 +1,144 @@
+// Operator use cases on attempts: rerun a node, move, retry, set status.
+import type { EngineCore } from "../../engine/core.ts";
+import type { TaskRecord } from "../../engine/domain.ts";
+import { enqueueJoin, enqueueTask } from "../../engine/enqueue.ts";
+import { Interrupt } from "../../engine/interrupt.ts";
+import { reopenRun, settleRun } from "../../engine/settle.ts";
+import type { Work } from "../../engine/unit-of-work.ts";
+import { conflict } from "../errors.ts";
+import {
+  cancelAttempt,
+  isOutstanding,
+  requireNode,
+  requireRun,
+  requireTask,
+  staleRequestsOf,
+} from "./shared.ts";
+
+/** A fresh attempt of `node` with the payload it last had; a join replays its stored arrivals. */
+export async function rerunNode(core: EngineCore, runId: string, node: string): Promise<number> {
+  const taskId = await core.uow.run(async (work) => {
+    const run = await requireRun(work.tx, runId);
+    const spec = requireNode(core, run, node);
+    const last = (await work.tx.listTasks({ run_id: runId, node })).at(-1);
+    if (!last) throw conflict(`Node ${node} has no attempt in run ${runId} to rerun.`);
+    const open = await reopenRun(work, run);
+    if (spec.join && last.lineage?.arrivals) {
+      const fanout = last.lineage.from_task ?? 0;
+      const task = await enqueueJoin(
+        work, core.registry, open, node, fanout, last.branch, last.id, "rerun", last.attempt + 1,
+      );
+      return task.id;
+    }
+    const task = await enqueueTask(work, core.registry, {
+      run: open,
+      node,
+      attempt: last.attempt + 1,
+      payload_present: last.payload_present,
+      payload: last.payload,
+      branch: last.branch,
+      lineage: { reason: "rerun", parent: last.id },
+    });
+    return task.id;
+  });
+  core.wake();
+  return taskId;
+}
+
+export async function moveTask(core: EngineCore, taskId: number, node: string): Promise<number> {
+  const newId = await core.uow.run(async (work) => {
+    const task = await requireTask(work.tx, taskId);
+    const run = await requireRun(work.tx, task.run_id);
+    const spec = requireNode(core, run, node);
+    if (spec.join) {
+      throw conflict(`Node ${node} is a join; it is dispatched by its arrivals, not by a move.`);
+    }
+    if (isOutstanding(task.status)) await cancelAttempt(work, core, task, "move");
+    const open = await reopenRun(work, run);
+    const moved = await enqueueTask(work, core.registry, {
+      run: open,
+      node,
+      attempt: 1,
+      payload_present: task.payload_present,
+      payload: task.payload,
+      branch: task.branch,
+      lineage: { reason: "move", parent: task.id },
+    });
+    work.emit("task.moved", run.id, task.id, { new_task_id: moved.id, node: task.node, to: node });
+    return moved.id;
+  });
+  core.wake();
+  return newId;
+}
+
+/** The next attempt of a stopped task: same node, payload, branch and `created`. */
+export async function retryTask(core: EngineCore, taskId: number): Promise<number> {
+  const newId = await core.uow.run(async (work) => {
+    const task = await requireTask(work.tx, taskId);
+    if (isOutstanding(task.status)) {
+      throw conflict(`Task ${taskId} is still going (${task.status}); it can be retried once it stops.`, {
+        status: task.status,
+      });
+    }
+    const run = await reopenRun(work, await requireRun(work.tx, task.run_id));
+    const latest = (await work.tx.listTasks({ run_id: run.id, node: task.node })).at(-1)!;
+    const retry = await enqueueTask(work, core.registry, {
+      run,
+      node: task.node,
+      attempt: Math.max(task.attempt, latest.attempt) + 1,
+      payload_present: task.payload_present,
+      payload: task.payload,
+      branch: task.branch,
+      lineage: { reason: "manual_retry", parent: task.id },
+      created: task.created,
+    });
+    return retry.id;
+  });
+  core.wake();
+  return newId;
+}
+
+export type OperatorStatus = "ready" | "cancelled" | "dead_letter";
+
+export async function setTaskStatus(
+  core: EngineCore,
+  taskId: number,
+  status: OperatorStatus,
+): Promise<void> {
+  await core.uow.run(async (work) => {
+    const task = await requireTask(work.tx, taskId);
+    const run = await requireRun(work.tx, task.run_id);
+    work.emit("task.status_set", run.id, task.id, { from: task.status, node: task.node, to: status });
+    if (status === "cancelled") {
+      if (!(await cancelAttempt(work, core, task, "set_status"))) {
+        await work.tx.updateTask(task.id, { status: "cancelled", finished: work.now });
+        work.emit("task.cancelled", run.id, task.id, { from: task.status, node: task.node, reason: "set_status" });
+      }
+      return settleRun(work, run.id, task);
+    }
+    const stopLive = task.status === "in_progress" || task.status === "waiting";
+    const updated = await writeStatus(work, task, status);
+    if (stopLive) work.after(() => core.interrupt(task.id, new Interrupt("set_status")));
+    if (status === "dead_letter") return settleRun(work, run.id, updated);
+    await reopenRun(work, run);
+    work.emit("task.enqueued", run.id, task.id, {
+      attempt: task.attempt,
+      node: task.node,
+      payload_present: task.payload_present,
+      reason: "set_status",
+      branch: task.branch.map(({ count, fanout, index }) => ({ count, fanout, index })),
+      from_task: task.lineage?.parent ?? null,
+      arrivals: task.lineage?.arrivals ?? null,
+    });
+  });
+  core.wake();
+}
+
+async function writeStatus(work: Work, task: TaskRecord, status: "ready" | "dead_letter") {
+  const reset =
+    status === "ready"
+      ? { started: null, finished: null, error: null, result: null, result_present: false, terminal: false }
+      : { finished: work.now };
+  await staleRequestsOf(work, task.id);
+  return (await work.tx.updateTask(task.id, { status, token_hash: null, ...reset }))!;
+}

@@ -1,0 +1,201 @@
+// The OperatorService over one engine: reads build views from the store, writes delegate to
+// the use cases in ./operations/.
+import type { Engine } from "../engine/engine.ts";
+import type { StoreReader } from "../engine/store.ts";
+import type { OperatorService, PageQuery, RequestListQuery, RunListQuery } from "./api.ts";
+import { notFound, ServiceError } from "./errors.ts";
+import { answerRequest } from "./operations/requests.ts";
+import * as runs from "./operations/runs.ts";
+import { requireRun, requireTask } from "./operations/shared.ts";
+import * as tasks from "./operations/tasks.ts";
+import type * as S from "./schemas/index.ts";
+import { runGraph } from "./views/graph.ts";
+import { chunkView, eventView, logView, requestView, submissionView, taskView } from "./views/records.ts";
+import { type RunFacts, runDetail, runSummary } from "./views/runs.ts";
+import { workflowView } from "./views/workflows.ts";
+
+const DEFAULT_PAGE = 100;
+const MAX_PAGE = 1000;
+const pageLimit = (limit?: number) => Math.min(Math.max(limit ?? DEFAULT_PAGE, 0), MAX_PAGE);
+
+export class EngineOperatorService implements OperatorService {
+  readonly startedAt = new Date();
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly version: string,
+  ) {}
+
+  private get store(): StoreReader {
+    return this.engine.store;
+  }
+
+  async health(): Promise<S.HealthOut> {
+    const pools: Record<string, { capacity: number; in_flight: number }> = {};
+    for (const p of this.engine.registry.pools.values()) {
+      pools[p.name] = { capacity: p.capacity, in_flight: p.inFlight };
+    }
+    const running = await this.store.listRuns({ status: "running" });
+    const inProgress = await this.store.listTasks({ status: ["in_progress"] });
+    return {
+      ok: true,
+      version: this.version,
+      pools,
+      runs_running: running.length,
+      tasks_in_progress: inProgress.length,
+    };
+  }
+
+  async listWorkflows(): Promise<S.WorkflowOut[]> {
+    const names = [...this.engine.registry.workflows.keys()].sort();
+    return names.map((n) => this.#workflow(n));
+  }
+
+  async getWorkflow(name: string): Promise<S.WorkflowOut> {
+    return this.#workflow(name);
+  }
+
+  #workflow(name: string): S.WorkflowOut {
+    const wf = this.engine.registry.workflows.get(name);
+    if (!wf) throw new ServiceError("unknown_workflow", `Workflow ${name} is not registered.`);
+    return workflowView(wf, this.engine.registry.pools.get(wf.pool)!);
+  }
+
+  async submitRun(workflow: string, body: { title: string; description?: string }): Promise<S.Created> {
+    return { run_id: await runs.submitRun(this.engine, workflow, body) };
+  }
+
+  async listRuns(query: RunListQuery): Promise<S.RunSummary[]> {
+    const list = await this.store.listRuns(query);
+    const going = await this.store.listTasks({ status: ["in_progress", "waiting"] });
+    const pending = await this.store.listRequests({ pending: true });
+    return list.map((run) => runSummary(run, this.#facts(run.workflow, run.id, going, pending)));
+  }
+
+  #facts(workflow: string, runId: string, going: RunFacts["going"], pending: RunFacts["pending"]) {
+    return {
+      going: going.filter((t) => t.run_id === runId),
+      pending: pending.filter((r) => r.run_id === runId),
+      registered: this.engine.registry.workflows.has(workflow),
+    };
+  }
+
+  async getRun(runId: string): Promise<S.RunDetail> {
+    const run = await requireRun(this.store, runId);
+    const all = await this.store.listTasks({ run_id: runId });
+    const going = all.filter((t) => t.status === "in_progress" || t.status === "waiting");
+    const pending = await this.store.listRequests({ run_id: runId, pending: true });
+    return runDetail(run, all, this.#facts(run.workflow, run.id, going, pending));
+  }
+
+  async editRun(runId: string, body: S.EditRun): Promise<S.RunDetail> {
+    await runs.editRun(this.engine, runId, body);
+    return this.getRun(runId);
+  }
+
+  async deleteRun(runId: string): Promise<void> {
+    await runs.deleteRun(this.engine, runId);
+  }
+
+  async cancelRun(runId: string): Promise<S.Ok> {
+    const stopped = await runs.cancelRun(this.engine, runId);
+    if (!stopped) return { ok: true };
+    return { ok: true, note: `Stopped ${stopped} attempt${stopped === 1 ? "" : "s"}.` };
+  }
+
+  async pauseRun(runId: string): Promise<S.Ok> {
+    await runs.pauseRun(this.engine, runId);
+    return { ok: true };
+  }
+
+  async resumeRun(runId: string): Promise<S.Ok> {
+    await runs.resumeRun(this.engine, runId);
+    return { ok: true };
+  }
+
+  async positionRun(runId: string, body: S.Position): Promise<S.PositionOut> {
+    return { position: await runs.positionRun(this.engine, runId, body) };
+  }
+
+  async rerun(runId: string, body: S.Rerun): Promise<S.TaskRef> {
+    return { task_id: await tasks.rerunNode(this.engine, runId, body.node) };
+  }
+
+  async runEvents(runId: string, query: PageQuery): Promise<S.EventEnvelope[]> {
+    await requireRun(this.store, runId);
+    const events = await this.store.listEvents({
+      run_id: runId,
+      after: query.after ?? 0,
+      limit: pageLimit(query.limit),
+    });
+    return events.map(eventView);
+  }
+
+  async runGraph(runId: string): Promise<S.GraphOut> {
+    const run = await requireRun(this.store, runId);
+    const wf = this.engine.registry.workflows.get(run.workflow);
+    if (!wf) throw new ServiceError("unknown_workflow", `Workflow ${run.workflow} is not registered.`);
+    const all = await this.store.listTasks({ run_id: runId });
+    return runGraph(wf.graph, all, await this.store.listArrivals(runId));
+  }
+
+  async runLog(runId: string): Promise<S.LogEntry[]> {
+    await requireRun(this.store, runId);
+    return (await this.store.listLog(runId)).map(logView);
+  }
+
+  async appendRunLog(runId: string, body: S.LogText): Promise<S.LogRef> {
+    return { log_id: await runs.appendOperatorLog(this.engine, runId, body.text) };
+  }
+
+  async runRequests(runId: string): Promise<S.RequestView[]> {
+    await requireRun(this.store, runId);
+    const now = Date.now();
+    return (await this.store.listRequests({ run_id: runId })).map((r) => requestView(r, now));
+  }
+
+  async getTask(taskId: number): Promise<S.TaskDetail> {
+    const task = await requireTask(this.store, taskId);
+    const subs = await this.store.listSubmissions(taskId);
+    return { ...taskView(task), submissions: subs.map(submissionView) };
+  }
+
+  async moveTask(taskId: number, body: S.Move): Promise<S.TaskRef> {
+    return { task_id: await tasks.moveTask(this.engine, taskId, body.node) };
+  }
+
+  async retryTask(taskId: number): Promise<S.TaskRef> {
+    return { task_id: await tasks.retryTask(this.engine, taskId) };
+  }
+
+  async setTaskStatus(taskId: number, body: S.SetStatus): Promise<S.Ok> {
+    await tasks.setTaskStatus(this.engine, taskId, body.status);
+    return { ok: true };
+  }
+
+  async taskStream(taskId: number, query: PageQuery): Promise<S.StreamOut> {
+    const task = await requireTask(this.store, taskId);
+    const chunks = await this.store.listChunks(taskId, query.after ?? 0, pageLimit(query.limit));
+    return {
+      chunks: chunks.map(chunkView),
+      last_seq: await this.store.lastChunkSeq(taskId),
+      live: task.status === "in_progress" || task.status === "waiting",
+    };
+  }
+
+  async listRequests(query: RequestListQuery): Promise<S.RequestView[]> {
+    const now = Date.now();
+    const list = await this.store.listRequests({ run_id: query.run, pending: query.pending });
+    return list.map((r) => requestView(r, now));
+  }
+
+  async getRequest(requestId: number): Promise<S.RequestView> {
+    const req = await this.store.getRequest(requestId);
+    if (!req) throw notFound("Request", requestId);
+    return requestView(req);
+  }
+
+  async answerRequest(requestId: number, body: S.Answer): Promise<S.RequestView> {
+    return requestView(await answerRequest(this.engine, requestId, body, "user"));
+  }
+}

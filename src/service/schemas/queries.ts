@@ -1,0 +1,44 @@
+// Path and query parameters of the routes. Path and query values arrive as strings; these
+// schemas convert them and refuse what does not convert (422 with loc ["path"|"query", name]).
+import { z } from "zod";
+import { boolString, intString, numberString, RunStatus } from "./common.ts";
+
+export const RunPath = z.object({ run_id: z.string().min(1) });
+export const TaskPath = z.object({ task_id: intString() });
+export const RequestPath = z.object({ request_id: intString() });
+export const WorkflowPath = z.object({ name: z.string().min(1) });
+export const ActionPath = z.object({ wf: z.string().min(1), name: z.string().min(1) });
+export const AgentRequestPath = z.object({ task_id: intString(), request_id: intString() });
+
+export const RunsQuery = z.object({
+  status: RunStatus.optional(),
+  workflow: z.string().optional(),
+});
+
+export const CursorQuery = z.object({
+  after: intString().optional(),
+  limit: intString(z.int().min(0)).optional(),
+});
+
+export const RequestsQuery = z.object({
+  pending: boolString().optional(),
+  run: z.string().optional(),
+});
+
+export const PersistQuery = z.object({ persist: boolString().optional() });
+
+export const WaitQuery = z.object({ wait: numberString().optional() });
+
+/** `after` may be given empty or as "null", both meaning "no cursor" (live only). */
+const nullableCursor = z.preprocess(
+  (v) => (v === "" || v === "null" ? null : v),
+  intString().nullable(),
+);
+
+export const EventsQuery = z.object({
+  after: nullableCursor.optional(),
+  run: z.string().optional(),
+  names: z.string().optional(),
+  access_token: z.string().optional(),
+});
+export type EventsQuery = z.infer<typeof EventsQuery>;

@@ -1,0 +1,27 @@
+// Server-level views: health and the caller's identity.
+import { z } from "zod";
+import { AuthMode, int, isoDate, named } from "./common.ts";
+
+export const HealthOut = named(
+  "Health",
+  z.object({
+    ok: z.boolean(),
+    version: z.string(),
+    pools: z.record(z.string(), z.object({ capacity: int(), in_flight: int() })).optional(),
+    runs_running: int().optional(),
+    tasks_in_progress: int().optional(),
+  }),
+);
+export type HealthOut = z.infer<typeof HealthOut>;
+
+export const MeOut = named(
+  "Me",
+  z.object({
+    auth: AuthMode,
+    authenticated: z.boolean(),
+    version: z.string(),
+    started_at: isoDate(),
+    features: z.array(z.string()),
+  }),
+);
+export type MeOut = z.infer<typeof MeOut>;

@@ -1,0 +1,86 @@
+// Tasks (one attempt of one node), their accepted submissions, transcript chunks and bodies.
+import { z } from "zod";
+import { anyJson, ChunkKind, doc, int, isoDate, jsonObject, named, TaskStatus } from "./common.ts";
+
+export const BranchFrame = named(
+  "BranchFrame",
+  z.object({
+    count: doc(int(), "Branches the fan-out opened."),
+    fanout: doc(int(), "Task whose return value fanned out."),
+    index: doc(int(), "Zero-based."),
+    key: doc(anyJson(), "Payload that branch was given."),
+  }),
+);
+export type BranchFrame = z.infer<typeof BranchFrame>;
+
+export const TaskView = named(
+  "TaskView",
+  z.object({
+    id: int(),
+    run_id: z.string(),
+    node: z.string(),
+    attempt: int(),
+    status: TaskStatus,
+    priority: int(),
+    explicit: z.boolean(),
+    created: isoDate(),
+    started: isoDate().nullable().optional(),
+    finished: isoDate().nullable().optional(),
+    error: z.string().nullable().optional(),
+    payload: anyJson(),
+    result: anyJson(),
+    terminal: z.boolean(),
+    branch: z.array(BranchFrame).optional(),
+    lineage: jsonObject().nullable().optional(),
+    stats: jsonObject().nullable().optional(),
+  }),
+  "One attempt of one node. It never carries a token.",
+);
+export type TaskView = z.infer<typeof TaskView>;
+
+export const SubmissionOut = named(
+  "SubmissionOut",
+  z.object({
+    id: int(),
+    task_id: int(),
+    created: isoDate(),
+    payload: anyJson(),
+  }),
+);
+export type SubmissionOut = z.infer<typeof SubmissionOut>;
+
+export const TaskDetail = named(
+  "TaskDetail",
+  TaskView.extend({ submissions: z.array(SubmissionOut) }),
+);
+export type TaskDetail = z.infer<typeof TaskDetail>;
+
+export const StreamChunk = named(
+  "StreamChunk",
+  z.object({
+    seq: int(),
+    kind: ChunkKind,
+    text: z.string(),
+    created: isoDate(),
+  }),
+);
+export type StreamChunk = z.infer<typeof StreamChunk>;
+
+export const StreamOut = named(
+  "StreamOut",
+  z.object({
+    chunks: z.array(StreamChunk),
+    last_seq: int(),
+    live: z.boolean(),
+  }),
+);
+export type StreamOut = z.infer<typeof StreamOut>;
+
+export const Move = named("Move", z.object({ node: z.string().min(1) }));
+export type Move = z.infer<typeof Move>;
+
+export const SetStatus = named(
+  "SetStatus",
+  z.object({ status: z.enum(["ready", "cancelled", "dead_letter"]) }),
+);
+export type SetStatus = z.infer<typeof SetStatus>;

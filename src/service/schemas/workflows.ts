@@ -1,0 +1,81 @@
+// Registered workflows: their description, registration bodies and source view.
+import { z } from "zod";
+import { int, named } from "./common.ts";
+import { ActionOut, PanelOut } from "./plugins.ts";
+
+export const NodeOut = named(
+  "NodeOut",
+  z.object({
+    edges: z.array(z.string()),
+    generation: int(),
+    label: z.string(),
+    description: z.string().nullable().optional(),
+    priority: int().nullable().optional(),
+    retries: int().nullable().optional(),
+    timeout: z.number().nullable().optional(),
+  }),
+);
+export type NodeOut = z.infer<typeof NodeOut>;
+
+export const WorkflowPlugin = named(
+  "WorkflowPlugin",
+  z.object({
+    actions: z.array(ActionOut),
+    panels: z.array(PanelOut),
+  }),
+);
+export type WorkflowPlugin = z.infer<typeof WorkflowPlugin>;
+
+export const WorkflowOut = named(
+  "WorkflowOut",
+  z.object({
+    name: z.string(),
+    start: z.string(),
+    nodes: z.record(z.string(), NodeOut),
+    pool: z.string(),
+    capacity: int(),
+    in_flight: int(),
+    target: z.string().nullable().optional(),
+    plugin: WorkflowPlugin,
+  }),
+);
+export type WorkflowOut = z.infer<typeof WorkflowOut>;
+
+export const RegisterWorkflow = named(
+  "RegisterWorkflow",
+  z.object({
+    target: z.string(),
+    pool: z.string().nullable().optional(),
+    persist: z.boolean().optional(),
+  }),
+);
+export type RegisterWorkflow = z.infer<typeof RegisterWorkflow>;
+
+export const ReloadWorkflow = named(
+  "ReloadWorkflow",
+  z.object({
+    target: z.string().nullable().optional(),
+    pool: z.string().nullable().optional(),
+    persist: z.boolean().optional(),
+  }),
+);
+export type ReloadWorkflow = z.infer<typeof ReloadWorkflow>;
+
+export const RemovedWorkflowOut = named(
+  "RemovedWorkflowOut",
+  z.object({
+    workflow: z.string(),
+    task_ids: z.array(int()),
+  }),
+);
+export type RemovedWorkflowOut = z.infer<typeof RemovedWorkflowOut>;
+
+export const SourceOut = named(
+  "SourceOut",
+  z.object({
+    file: z.string(),
+    source: z.string(),
+    nodes: z.record(z.string(), z.object({ line: int() })),
+  }),
+);
+export type SourceOut = z.infer<typeof SourceOut>;

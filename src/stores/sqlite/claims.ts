@@ -1,0 +1,47 @@
+// The dispatcher's claim: pick the next ready tasks in dispatch order and mark them in_progress
+// in ONE statement, so no other claimer can take the same rows in between.
+//
+// PostgreSQL form (several servers sharing pools): the inner SELECT becomes
+//   SELECT t.id FROM tasks t JOIN runs r ON ... WHERE ... ORDER BY ... LIMIT $n
+//   FOR UPDATE OF t SKIP LOCKED
+// so concurrent claimers pass over each other's rows instead of waiting on them.
+import type Database from "better-sqlite3";
+import type { TaskRecord } from "../../engine/domain.ts";
+import { type Row, taskCodec } from "./codec.ts";
+
+// The planner drives this from the partial index `tasks_ready` (only ready rows) and looks each
+// run up by key, so finished tasks and ended runs cost nothing however many accumulate.
+// RETURNING has no defined order, so it also answers the run position to sort by.
+const CLAIM_TASKS = `
+UPDATE tasks SET status = 'in_progress', started = @now, claim = claim + 1
+WHERE id IN (
+  SELECT t.id FROM tasks t JOIN runs r ON r.id = t.run_id
+  WHERE t.status = 'ready'
+    AND r.status IN ('queued', 'running')
+    AND r.workflow IN (SELECT value FROM json_each(@workflows))
+  ORDER BY r.position, t.priority DESC, t.created, t.id
+  LIMIT @limit)
+RETURNING *, (SELECT position FROM runs WHERE runs.id = tasks.run_id) AS run_position`;
+
+/** Same keys as the ORDER BY above. */
+function dispatchOrder(a: Row, b: Row): number {
+  return (
+    (a.run_position as number) - (b.run_position as number) ||
+    (b.priority as number) - (a.priority as number) ||
+    (a.created as number) - (b.created as number) ||
+    (a.id as number) - (b.id as number)
+  );
+}
+
+export function claimWrites(db: Database.Database) {
+  const claim = db.prepare<[Row], Row>(CLAIM_TASKS);
+  return {
+    claim(workflows: readonly string[], limit: number, now: number): TaskRecord[] {
+      if (workflows.length === 0 || !(limit >= 1)) return [];
+      const rows = claim.all({ workflows: JSON.stringify(workflows), limit: Math.floor(limit), now });
+      return rows.sort(dispatchOrder).map(taskCodec.decode);
+    },
+  };
+}
+
+export type ClaimWrites = ReturnType<typeof claimWrites>;

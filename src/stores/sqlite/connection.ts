@@ -1,0 +1,42 @@
+// Opening the SQLite file: one writer connection (all transactions) and, for a file, a second
+// read-only connection for reads outside transactions. In WAL mode each read on that second
+// connection sees the last committed state, never the writer's open transaction.
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import { migrate } from "./migrations.ts";
+
+export interface SqliteOptions {
+  /** NORMAL (default) may lose the last commits on power loss but never corrupts; FULL syncs each commit. */
+  synchronous?: "NORMAL" | "FULL";
+  /** How long a connection waits for another process's lock before failing (default 5000). */
+  busyTimeoutMs?: number;
+}
+
+export interface Connections {
+  writer: Database.Database;
+  /** The same object as `writer` for `:memory:` (a private in-memory database has one connection). */
+  reader: Database.Database;
+}
+
+export const MEMORY = ":memory:";
+
+export function openConnections(path: string, options: SqliteOptions = {}): Connections {
+  const busy = options.busyTimeoutMs ?? 5000;
+  if (path !== MEMORY) mkdirSync(dirname(path), { recursive: true });
+  const writer = new Database(path, { timeout: busy });
+  try {
+    writer.pragma("journal_mode = WAL");
+    writer.pragma(`synchronous = ${options.synchronous === "FULL" ? "FULL" : "NORMAL"}`);
+    writer.pragma("foreign_keys = ON");
+    writer.pragma(`busy_timeout = ${Math.trunc(busy)}`);
+    migrate(writer);
+  } catch (err) {
+    writer.close();
+    throw err;
+  }
+  if (path === MEMORY) return { writer, reader: writer };
+  const reader = new Database(path, { readonly: true, fileMustExist: true, timeout: busy });
+  reader.pragma(`busy_timeout = ${Math.trunc(busy)}`);
+  return { writer, reader };
+}

@@ -1,0 +1,48 @@
+// Versioned schema migrations. The applied version lives in `PRAGMA user_version`, which SQLite
+// writes inside the transaction, so a step and its version bump commit together. Steps run
+// under BEGIN IMMEDIATE and re-check the version, so two processes opening the same new file
+// cannot both apply a step.
+import type Database from "better-sqlite3";
+import { SCHEMA_V1 } from "./schema-v1.ts";
+
+export interface Migration {
+  /** 1, 2, 3, ... in order; never renumber or edit a released step, add a new one. */
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: "initial schema", sql: SCHEMA_V1 },
+];
+
+export function schemaVersion(db: Database.Database): number {
+  return db.pragma("user_version", { simple: true }) as number;
+}
+
+/** Applies the steps newer than the file's version; answers the versions applied. */
+export function migrate(
+  db: Database.Database,
+  steps: readonly Migration[] = MIGRATIONS,
+): number[] {
+  steps.forEach((step, i) => {
+    if (step.version !== i + 1) throw new Error(`migration ${step.name} must be version ${i + 1}`);
+  });
+  const latest = steps.length;
+  const current = schemaVersion(db);
+  if (current > latest) {
+    throw new Error(`store schema version ${current} is newer than this build (${latest})`);
+  }
+  const applied: number[] = [];
+  for (const step of steps) {
+    const apply = db.transaction(() => {
+      if (schemaVersion(db) >= step.version) return;
+      db.exec(step.sql);
+      // PRAGMA takes no bound parameters; the version is a checked integer.
+      db.pragma(`user_version = ${step.version}`);
+      applied.push(step.version);
+    });
+    apply.immediate();
+  }
+  return applied;
+}

@@ -1,0 +1,97 @@
+// StoreReader over one connection. The store owns one for reads outside transactions (on the
+// read-only connection) and each transaction gets one over the writer connection, so it sees
+// its own writes. Statements are prepared once per connection, in `prepareReads`.
+import type Database from "better-sqlite3";
+import type {
+  ArrivalRecord,
+  EventRecord,
+  LogRecord,
+  RegistrationRecord,
+  RequestRecord,
+  RunRecord,
+  StreamChunkRecord,
+  SubmissionRecord,
+  TaskRecord,
+} from "../../engine/domain.ts";
+import type {
+  EventQuery,
+  RequestFilter,
+  RunFilter,
+  StoreReader,
+  TaskFilter,
+} from "../../engine/store.ts";
+import { chunkReads } from "./chunks.ts";
+import { eventReads } from "./events.ts";
+import { logReads } from "./log.ts";
+import { miscReads } from "./misc.ts";
+import { requestReads } from "./requests.ts";
+import { runReads } from "./runs.ts";
+import { taskReads } from "./tasks.ts";
+
+export function prepareReads(db: Database.Database) {
+  return {
+    runs: runReads(db),
+    tasks: taskReads(db),
+    log: logReads(db),
+    requests: requestReads(db),
+    events: eventReads(db),
+    chunks: chunkReads(db),
+    misc: miscReads(db),
+  };
+}
+
+export type ReadQueries = ReturnType<typeof prepareReads>;
+
+export class SqliteReader implements StoreReader {
+  protected readonly reads: ReadQueries;
+
+  constructor(reads: ReadQueries) {
+    this.reads = reads;
+  }
+
+  async getRun(id: string): Promise<RunRecord | null> {
+    return this.reads.runs.get(id);
+  }
+  async listRuns(filter?: RunFilter): Promise<RunRecord[]> {
+    return this.reads.runs.list(filter);
+  }
+  async getTask(id: number): Promise<TaskRecord | null> {
+    return this.reads.tasks.get(id);
+  }
+  async listTasks(filter: TaskFilter): Promise<TaskRecord[]> {
+    return this.reads.tasks.list(filter);
+  }
+  async findTaskByTokenHash(hash: string): Promise<TaskRecord | null> {
+    return this.reads.tasks.findByTokenHash(hash);
+  }
+  async listLog(runId: string): Promise<LogRecord[]> {
+    return this.reads.log.listLog(runId);
+  }
+  async getRequest(id: number): Promise<RequestRecord | null> {
+    return this.reads.requests.get(id);
+  }
+  async listRequests(filter?: RequestFilter): Promise<RequestRecord[]> {
+    return this.reads.requests.list(filter);
+  }
+  async listSubmissions(taskId: number): Promise<SubmissionRecord[]> {
+    return this.reads.log.listSubmissions(taskId);
+  }
+  async listArrivals(runId: string, join?: string, fanout?: number): Promise<ArrivalRecord[]> {
+    return this.reads.misc.listArrivals(runId, join, fanout);
+  }
+  async listEvents(query: EventQuery): Promise<EventRecord[]> {
+    return this.reads.events.list(query);
+  }
+  async lastEventId(): Promise<number> {
+    return this.reads.events.lastId();
+  }
+  async listChunks(taskId: number, after: number, limit: number): Promise<StreamChunkRecord[]> {
+    return this.reads.chunks.list(taskId, after, limit);
+  }
+  async lastChunkSeq(taskId: number): Promise<number> {
+    return this.reads.chunks.lastSeq(taskId);
+  }
+  async listRegistrations(): Promise<RegistrationRecord[]> {
+    return this.reads.misc.listRegistrations();
+  }
+}

@@ -1,0 +1,70 @@
+// Requests for human input (permissions, elicitations, questions).
+import type Database from "better-sqlite3";
+import type { RequestRecord } from "../../engine/domain.ts";
+import type { RequestFilter } from "../../engine/store.ts";
+import { type Row, requestCodec } from "./codec.ts";
+import { PatchStatements } from "./patch.ts";
+
+const GET_REQUEST = "SELECT * FROM requests WHERE id = ?";
+
+const INSERT_REQUEST = `
+INSERT INTO requests (run_id, task_id, node, kind, mode, source, ordinal, prompt, options, schema,
+  tool_call, answered_by, answer, stale, created, answered)
+VALUES (@run_id, @task_id, @node, @kind, @mode, @source, @ordinal, @prompt, @options, @schema,
+  @tool_call, @answered_by, @answer, @stale, @created, @answered)
+RETURNING *`;
+
+// "Pending" is spelled exactly like the partial index `requests_pending`, so the planner uses it.
+const PENDING = "(answered_by IS NULL AND stale = 0)";
+const TASK_MATCH = "(@task_id IS NULL OR task_id = @task_id)";
+const PENDING_MATCH = `(@pending = 0 OR ${PENDING})`;
+const LIST_RUN_REQUESTS = `SELECT * FROM requests
+WHERE run_id = @run_id AND ${TASK_MATCH} AND ${PENDING_MATCH} ORDER BY id`;
+const LIST_TASK_REQUESTS = `SELECT * FROM requests
+WHERE task_id = @task_id AND ${PENDING_MATCH} ORDER BY id`;
+const LIST_PENDING_REQUESTS = `SELECT * FROM requests WHERE ${PENDING} ORDER BY id`;
+const LIST_REQUESTS = "SELECT * FROM requests ORDER BY id";
+
+export function requestReads(db: Database.Database) {
+  const get = db.prepare<[number], Row>(GET_REQUEST);
+  const ofRun = db.prepare<[Row], Row>(LIST_RUN_REQUESTS);
+  const ofTask = db.prepare<[Row], Row>(LIST_TASK_REQUESTS);
+  const pending = db.prepare<[Row], Row>(LIST_PENDING_REQUESTS);
+  const all = db.prepare<[Row], Row>(LIST_REQUESTS);
+  return {
+    get: (id: number): RequestRecord | null => requestCodec.decodeOrNull(get.get(id)),
+    list(filter: RequestFilter = {}): RequestRecord[] {
+      const params = {
+        run_id: filter.run_id ?? null,
+        task_id: filter.task_id ?? null,
+        pending: filter.pending === true ? 1 : 0,
+      };
+      const statement =
+        filter.run_id !== undefined
+          ? ofRun
+          : filter.task_id !== undefined
+            ? ofTask
+            : filter.pending === true
+              ? pending
+              : all;
+      return statement.all(params).map(requestCodec.decode);
+    },
+  };
+}
+
+export function requestWrites(db: Database.Database) {
+  const insert = db.prepare<[Row], Row>(INSERT_REQUEST);
+  const patch = new PatchStatements(db, { table: "requests", codec: requestCodec, fixed: ["id"] });
+  return {
+    insert: (request: Omit<RequestRecord, "id">): RequestRecord =>
+      requestCodec.decode(insert.get(requestCodec.encodeAll(request))!),
+    update(id: number, fields: Partial<Omit<RequestRecord, "id">>): RequestRecord {
+      const row = patch.run(id, fields, "", {});
+      if (row === undefined) throw new Error(`request ${id} not found`);
+      return requestCodec.decode(row);
+    },
+  };
+}
+
+export type RequestReads = ReturnType<typeof requestReads>;
+export type RequestWrites = ReturnType<typeof requestWrites>;

@@ -1,0 +1,100 @@
+// Runs and the dispatch list. `position` is dense 1..n across all runs; every statement that
+// adds, moves or removes a run keeps it so, which lets a move shift only the runs in between.
+import type Database from "better-sqlite3";
+import type { RunRecord } from "../../engine/domain.ts";
+import type { RunFilter } from "../../engine/store.ts";
+import { type Row, runCodec } from "./codec.ts";
+import { PatchStatements } from "./patch.ts";
+
+const GET_RUN = "SELECT * FROM runs WHERE id = ?";
+
+const LIST_RUNS = `
+SELECT * FROM runs
+WHERE (@status IS NULL OR status = @status) AND (@workflow IS NULL OR workflow = @workflow)
+ORDER BY position`;
+
+const INSERT_RUN = `
+INSERT INTO runs (id, workflow, title, description, status, position, created, updated, started)
+VALUES (@id, @workflow, @title, @description, @status,
+  (SELECT COALESCE(MAX(position), 0) + 1 FROM runs), @created, @updated, @started)
+RETURNING *`;
+
+const LAST_POSITION = "SELECT COALESCE(MAX(position), 0) AS n FROM runs";
+
+// Moving from `src` to `dst` shifts the runs in between by one towards the gap it leaves.
+// (PostgreSQL: LEAST/GREATEST instead of the two-argument MIN/MAX.)
+const MOVE_RUN = `
+UPDATE runs SET position = CASE
+  WHEN id = @id THEN @dst
+  WHEN @dst < @src THEN position + 1
+  ELSE position - 1 END
+WHERE position BETWEEN MIN(@src, @dst) AND MAX(@src, @dst)`;
+
+const CLOSE_GAP = "UPDATE runs SET position = position - 1 WHERE position > ?";
+
+// Children first: the foreign keys refuse a run or task that still has rows under it.
+const DELETE_RUN_STATEMENTS = [
+  "DELETE FROM chunks WHERE task_id IN (SELECT id FROM tasks WHERE run_id = ?)",
+  "DELETE FROM submissions WHERE task_id IN (SELECT id FROM tasks WHERE run_id = ?)",
+  "DELETE FROM requests WHERE run_id = ?",
+  "DELETE FROM arrivals WHERE run_id = ?",
+  "DELETE FROM log WHERE run_id = ?",
+  "DELETE FROM tasks WHERE run_id = ?",
+  "DELETE FROM events WHERE run_id = ?",
+  "DELETE FROM runs WHERE id = ?",
+];
+
+export function runReads(db: Database.Database) {
+  const get = db.prepare<[string], Row>(GET_RUN);
+  const list = db.prepare<[Row], Row>(LIST_RUNS);
+  return {
+    get: (id: string): RunRecord | null => runCodec.decodeOrNull(get.get(id)),
+    list: (filter: RunFilter = {}): RunRecord[] =>
+      list
+        .all({ status: filter.status ?? null, workflow: filter.workflow ?? null })
+        .map(runCodec.decode),
+  };
+}
+
+export function runWrites(db: Database.Database) {
+  const get = db.prepare<[string], Row>(GET_RUN);
+  const insert = db.prepare<[Row], Row>(INSERT_RUN);
+  const lastPosition = db.prepare<[], { n: number }>(LAST_POSITION);
+  const move = db.prepare<[Row]>(MOVE_RUN);
+  const closeGap = db.prepare<[number]>(CLOSE_GAP);
+  const deletes = DELETE_RUN_STATEMENTS.map((sql) => db.prepare<[string]>(sql));
+  const patch = new PatchStatements(db, { table: "runs", codec: runCodec, fixed: ["id", "position"] });
+
+  const mustGet = (id: string): RunRecord => {
+    const run = runCodec.decodeOrNull(get.get(id));
+    if (run === null) throw new Error(`run ${id} not found`);
+    return run;
+  };
+
+  return {
+    insert: (run: Omit<RunRecord, "position">): RunRecord =>
+      runCodec.decode(insert.get(runCodec.encodeAll(run))!),
+    update(id: string, fields: Partial<Omit<RunRecord, "id" | "position">>): RunRecord {
+      const row = patch.run(id, fields, "", {});
+      if (row === undefined) throw new Error(`run ${id} not found`);
+      return runCodec.decode(row);
+    },
+    move(id: string, index: number): RunRecord {
+      if (Number.isNaN(index)) throw new RangeError("moveRun: index is NaN");
+      const src = mustGet(id).position;
+      const n = lastPosition.get()!.n;
+      const dst = Math.min(Math.max(Math.trunc(index), 0), n - 1) + 1;
+      if (dst !== src) move.run({ id, src, dst });
+      return mustGet(id);
+    },
+    remove(id: string): void {
+      const run = runCodec.decodeOrNull(get.get(id));
+      if (run === null) return;
+      for (const statement of deletes) statement.run(id);
+      closeGap.run(run.position);
+    },
+  };
+}
+
+export type RunReads = ReturnType<typeof runReads>;
+export type RunWrites = ReturnType<typeof runWrites>;

@@ -1,0 +1,83 @@
+// Tasks (attempts): lookups, inserts and guarded updates. The guard sits in the UPDATE's WHERE
+// clause so "check then write" is one statement: a completion that lost its claim changes
+// nothing and gets null back.
+import type Database from "better-sqlite3";
+import type { NewTask, TaskRecord } from "../../engine/domain.ts";
+import type { TaskFilter, TaskGuard } from "../../engine/store.ts";
+import { type Row, taskCodec } from "./codec.ts";
+import { PatchStatements } from "./patch.ts";
+
+const GET_TASK = "SELECT * FROM tasks WHERE id = ?";
+
+const FIND_BY_TOKEN_HASH = "SELECT * FROM tasks WHERE token_hash = ? ORDER BY id LIMIT 1";
+
+// Three shapes so each filter can use its index: by run, by status, or neither.
+const STATUS_MATCH = "(@statuses IS NULL OR status IN (SELECT value FROM json_each(@statuses)))";
+const NODE_MATCH = "(@node IS NULL OR node = @node)";
+const LIST_TASKS_OF_RUN = `SELECT * FROM tasks
+WHERE run_id = @run_id AND ${STATUS_MATCH} AND ${NODE_MATCH} ORDER BY id`;
+const LIST_TASKS_BY_STATUS = `SELECT * FROM tasks
+WHERE status IN (SELECT value FROM json_each(@statuses)) AND ${NODE_MATCH} ORDER BY id`;
+const LIST_TASKS = `SELECT * FROM tasks WHERE ${NODE_MATCH} ORDER BY id`;
+
+// Columns left out take their schema defaults: a new attempt is ready, unclaimed, unfinished.
+const INSERT_TASK = `
+INSERT INTO tasks (run_id, node, attempt, priority, explicit, created, payload_present, payload,
+  branch, lineage)
+VALUES (@run_id, @node, @attempt, @priority, @explicit, @created, @payload_present, @payload,
+  @branch, @lineage)
+RETURNING *`;
+
+const GUARD_STATUS = " AND status IN (SELECT value FROM json_each(@guard_status))";
+const GUARD_CLAIM = " AND claim = @guard_claim";
+
+export function taskReads(db: Database.Database) {
+  const get = db.prepare<[number], Row>(GET_TASK);
+  const byToken = db.prepare<[string], Row>(FIND_BY_TOKEN_HASH);
+  const ofRun = db.prepare<[Row], Row>(LIST_TASKS_OF_RUN);
+  const byStatus = db.prepare<[Row], Row>(LIST_TASKS_BY_STATUS);
+  const all = db.prepare<[Row], Row>(LIST_TASKS);
+  return {
+    get: (id: number): TaskRecord | null => taskCodec.decodeOrNull(get.get(id)),
+    findByTokenHash: (hash: string): TaskRecord | null =>
+      taskCodec.decodeOrNull(byToken.get(hash)),
+    list(filter: TaskFilter): TaskRecord[] {
+      const params = {
+        run_id: filter.run_id ?? null,
+        statuses: filter.status === undefined ? null : JSON.stringify(filter.status),
+        node: filter.node ?? null,
+      };
+      const statement =
+        filter.run_id !== undefined ? ofRun : filter.status !== undefined ? byStatus : all;
+      return statement.all(params).map(taskCodec.decode);
+    },
+  };
+}
+
+export function taskWrites(db: Database.Database) {
+  const insert = db.prepare<[Row], Row>(INSERT_TASK);
+  const patch = new PatchStatements(db, { table: "tasks", codec: taskCodec, fixed: ["id", "run_id"] });
+  return {
+    insert: (task: NewTask): TaskRecord => taskCodec.decode(insert.get(taskCodec.encodeAll(task))!),
+    update(
+      id: number,
+      fields: Partial<Omit<TaskRecord, "id" | "run_id">>,
+      guard: TaskGuard = {},
+    ): TaskRecord | null {
+      let extra = "";
+      const params: Row = {};
+      if (guard.status !== undefined) {
+        extra += GUARD_STATUS;
+        params.guard_status = JSON.stringify(guard.status);
+      }
+      if (guard.claim !== undefined) {
+        extra += GUARD_CLAIM;
+        params.guard_claim = guard.claim;
+      }
+      return taskCodec.decodeOrNull(patch.run(id, fields, extra, params));
+    },
+  };
+}
+
+export type TaskReads = ReturnType<typeof taskReads>;
+export type TaskWrites = ReturnType<typeof taskWrites>;

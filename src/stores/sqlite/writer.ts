@@ -1,0 +1,122 @@
+// StoreWriter handed to one `transact` callback. It is a thin object over statements prepared
+// once on the writer connection; `end()` retires it when the transaction finishes, so a
+// reference kept past the callback cannot write outside (or into someone else's) transaction.
+import type Database from "better-sqlite3";
+import type {
+  ArrivalRecord,
+  EventRecord,
+  LogRecord,
+  NewEvent,
+  NewTask,
+  RegistrationRecord,
+  RequestRecord,
+  RunRecord,
+  StreamChunkRecord,
+  SubmissionRecord,
+  TaskRecord,
+} from "../../engine/domain.ts";
+import type { StoreWriter, TaskGuard } from "../../engine/store.ts";
+import { chunkWrites } from "./chunks.ts";
+import { claimWrites } from "./claims.ts";
+import { eventWrites } from "./events.ts";
+import { logWrites } from "./log.ts";
+import { miscWrites } from "./misc.ts";
+import { type ReadQueries, SqliteReader } from "./reader.ts";
+import { requestWrites } from "./requests.ts";
+import { runWrites } from "./runs.ts";
+import { taskWrites } from "./tasks.ts";
+
+export function prepareWrites(db: Database.Database) {
+  return {
+    runs: runWrites(db),
+    tasks: taskWrites(db),
+    claims: claimWrites(db),
+    log: logWrites(db),
+    requests: requestWrites(db),
+    events: eventWrites(db),
+    chunks: chunkWrites(db),
+    misc: miscWrites(db),
+  };
+}
+
+export type WriteQueries = ReturnType<typeof prepareWrites>;
+
+export class SqliteWriter extends SqliteReader implements StoreWriter {
+  readonly #writes: WriteQueries;
+  #live = true;
+
+  constructor(reads: ReadQueries, writes: WriteQueries) {
+    super(reads);
+    this.#writes = writes;
+  }
+
+  end(): void {
+    this.#live = false;
+  }
+
+  /** Every write goes through here. */
+  get #w(): WriteQueries {
+    if (!this.#live) throw new Error("store: transaction already finished");
+    return this.#writes;
+  }
+
+  async insertRun(run: Omit<RunRecord, "position">): Promise<RunRecord> {
+    return this.#w.runs.insert(run);
+  }
+  async updateRun(id: string, patch: Partial<Omit<RunRecord, "id" | "position">>) {
+    return this.#w.runs.update(id, patch);
+  }
+  async moveRun(id: string, index: number): Promise<RunRecord> {
+    return this.#w.runs.move(id, index);
+  }
+  async deleteRun(id: string): Promise<void> {
+    this.#w.runs.remove(id);
+  }
+  async insertTask(task: NewTask): Promise<TaskRecord> {
+    return this.#w.tasks.insert(task);
+  }
+  async updateTask(
+    id: number,
+    patch: Partial<Omit<TaskRecord, "id" | "run_id">>,
+    guard?: TaskGuard,
+  ): Promise<TaskRecord | null> {
+    return this.#w.tasks.update(id, patch, guard);
+  }
+  async claimTasks(workflows: readonly string[], limit: number, now: number) {
+    return this.#w.claims.claim(workflows, limit, now);
+  }
+  async appendLog(entry: Omit<LogRecord, "id">): Promise<LogRecord> {
+    return this.#w.log.appendLog(entry);
+  }
+  async insertRequest(request: Omit<RequestRecord, "id">): Promise<RequestRecord> {
+    return this.#w.requests.insert(request);
+  }
+  async updateRequest(id: number, patch: Partial<Omit<RequestRecord, "id">>) {
+    return this.#w.requests.update(id, patch);
+  }
+  async insertSubmission(submission: Omit<SubmissionRecord, "id">): Promise<SubmissionRecord> {
+    return this.#w.log.insertSubmission(submission);
+  }
+  async insertArrival(arrival: ArrivalRecord): Promise<void> {
+    this.#w.misc.insertArrival(arrival);
+  }
+  async setJoinTask(runId: string, join: string, fanout: number, taskId: number) {
+    this.#w.misc.setJoinTask(runId, join, fanout, taskId);
+  }
+  async appendEvents(events: readonly NewEvent[], now: number): Promise<EventRecord[]> {
+    return this.#w.events.append(events, now);
+  }
+  async appendChunks(
+    taskId: number,
+    chunks: ReadonlyArray<Pick<StreamChunkRecord, "kind" | "text">>,
+    now: number,
+  ): Promise<StreamChunkRecord[]> {
+    return this.#w.chunks.append(taskId, chunks, now);
+  }
+  async putRegistration(reg: Omit<RegistrationRecord, "seq">): Promise<RegistrationRecord> {
+    return this.#w.misc.putRegistration(reg);
+  }
+  async deleteRegistration(workflow: string): Promise<void> {
+    this.#w.misc.deleteRegistration(workflow);
+  }
+}

@@ -1,0 +1,87 @@
+// Runs and the dispatch list: round-trips, filters, and dense positions on insert/move/delete.
+import { describe, expect, it } from "vitest";
+import { addRun, dispatchList, type Harness, runInput } from "./fixtures.ts";
+
+export function runsContract(h: Harness): void {
+  describe("runs", () => {
+    it("round-trips every field and appends at position n+1", async () => {
+      const input = runInput({ title: "Ünïcode ✓", description: "multi\nline", started: true });
+      const first = await h.store.transact((tx) => tx.insertRun(input));
+      expect(first).toStrictEqual({ ...input, position: 1 });
+      expect(await h.store.getRun(input.id)).toStrictEqual({ ...input, position: 1 });
+      const second = await addRun(h.store, { status: "running" });
+      expect(second.position).toBe(2);
+      expect(second.started).toBe(false);
+      expect(await h.store.getRun("no-such-run")).toBeNull();
+    });
+
+    it("lists in position order, filtered by status and workflow", async () => {
+      const a = await addRun(h.store, { workflow: "triage", status: "queued" });
+      const b = await addRun(h.store, { workflow: "deploy", status: "running" });
+      const c = await addRun(h.store, { workflow: "triage", status: "running" });
+      const ids = async (filter?: object) => (await h.store.listRuns(filter)).map((r) => r.id);
+      expect(await ids()).toEqual([a.id, b.id, c.id]);
+      expect(await ids({ status: "running" })).toEqual([b.id, c.id]);
+      expect(await ids({ workflow: "triage" })).toEqual([a.id, c.id]);
+      expect(await ids({ workflow: "triage", status: "running" })).toEqual([c.id]);
+      expect(await ids({ status: "paused" })).toEqual([]);
+    });
+
+    it("updates fields without touching the position", async () => {
+      await addRun(h.store);
+      const run = await addRun(h.store);
+      const patch = { status: "paused" as const, title: "Renamed", updated: 99, started: true };
+      const updated = await h.store.transact((tx) => tx.updateRun(run.id, patch));
+      expect(updated).toStrictEqual({ ...run, ...patch });
+      expect(await h.store.getRun(run.id)).toStrictEqual(updated);
+      const unchanged = await h.store.transact((tx) => tx.updateRun(run.id, {}));
+      expect(unchanged).toStrictEqual(updated);
+      await expect(h.store.transact((tx) => tx.updateRun("missing", { title: "x" }))).rejects.toThrow();
+    });
+
+    it("moves a run to an index and renumbers 1..n", async () => {
+      const [a, b, c, d, e] = await Promise.all(
+        [1, 2, 3, 4, 5].map(() => addRun(h.store)),
+      ).then((runs) => runs.sort((x, y) => x.position - y.position).map((r) => r.id));
+      const move = (id: string, index: number) => h.store.transact((tx) => tx.moveRun(id, index));
+      expect((await move(d, 0)).position).toBe(1);
+      expect(await dispatchList(h.store)).toEqual([[d, 1], [a, 2], [b, 3], [c, 4], [e, 5]]);
+      expect((await move(d, 3)).position).toBe(4);
+      expect(await dispatchList(h.store)).toEqual([[a, 1], [b, 2], [c, 3], [d, 4], [e, 5]]);
+      expect((await move(a, 2)).position).toBe(3);
+      expect(await dispatchList(h.store)).toEqual([[b, 1], [c, 2], [a, 3], [d, 4], [e, 5]]);
+      expect((await move(c, 2)).position).toBe(3);
+      expect(await dispatchList(h.store)).toEqual([[b, 1], [a, 2], [c, 3], [d, 4], [e, 5]]);
+    });
+
+    it("clamps the move index into the list", async () => {
+      const a = await addRun(h.store);
+      const b = await addRun(h.store);
+      const c = await addRun(h.store);
+      const move = (id: string, index: number) => h.store.transact((tx) => tx.moveRun(id, index));
+      expect((await move(a.id, 99)).position).toBe(3);
+      expect(await dispatchList(h.store)).toEqual([[b.id, 1], [c.id, 2], [a.id, 3]]);
+      expect((await move(a.id, -5)).position).toBe(1);
+      expect(await dispatchList(h.store)).toEqual([[a.id, 1], [b.id, 2], [c.id, 3]]);
+      expect((await move(b.id, 1)).position).toBe(2);
+      expect(await dispatchList(h.store)).toEqual([[a.id, 1], [b.id, 2], [c.id, 3]]);
+      const moved = await move(c.id, 0);
+      expect(moved).toStrictEqual({ ...c, position: 1 });
+    });
+
+    it("closes the gap when a run is deleted and appends after the last", async () => {
+      const a = await addRun(h.store);
+      const b = await addRun(h.store);
+      const c = await addRun(h.store);
+      await h.store.transact((tx) => tx.deleteRun(b.id));
+      expect(await h.store.getRun(b.id)).toBeNull();
+      expect(await dispatchList(h.store)).toEqual([[a.id, 1], [c.id, 2]]);
+      const d = await addRun(h.store);
+      expect(d.position).toBe(3);
+      await h.store.transact((tx) => tx.deleteRun(a.id));
+      expect(await dispatchList(h.store)).toEqual([[c.id, 1], [d.id, 2]]);
+      await h.store.transact((tx) => tx.deleteRun(d.id));
+      expect(await dispatchList(h.store)).toEqual([[c.id, 1]]);
+    });
+  });
+}

@@ -1,0 +1,100 @@
+// A real engine on a real SQLite file in a fresh temp directory, with every published event
+// recorded, and bounded waits (every wait fails the test after a deadline instead of hanging).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Workflow } from "../../src/authoring/index.ts";
+import type { EventRecord } from "../../src/engine/domain.ts";
+import { Engine } from "../../src/engine/engine.ts";
+import type { Store } from "../../src/engine/store.ts";
+import { EngineOperatorService } from "../../src/service/operator-service.ts";
+import { openSqliteStore } from "../../src/stores/sqlite/index.ts";
+
+export interface Harness {
+  dir: string;
+  file: string;
+  store: Store;
+  engine: Engine;
+  service: EngineOperatorService;
+  events: EventRecord[];
+  errors: unknown[];
+  register(wf: Workflow, pool?: string): void;
+  waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, ms?: number): Promise<T>;
+  waitEvent(name: string, match?: (e: EventRecord) => boolean, ms?: number): Promise<EventRecord>;
+  named(name: string, runId?: string): EventRecord[];
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  pools?: Record<string, { capacity: number }>;
+  defaults?: { retries?: number; priority?: number };
+  dir?: string;
+  start?: boolean;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), "ym-engine-"));
+  const file = join(dir, "store.db");
+  const store = await openSqliteStore(file);
+  const errors: unknown[] = [];
+  const engine = new Engine({
+    store,
+    pools: options.pools ?? { default: { capacity: 4 } },
+    defaults: options.defaults,
+    onError: (err) => errors.push(err),
+    stopGraceMs: 2000,
+  });
+  const service = new EngineOperatorService(engine, "test");
+  const events: EventRecord[] = [];
+  engine.bus.subscribe((e) => events.push(e));
+  const waitFor: Harness["waitFor"] = async (probe, what, ms = 10_000) => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const value = await probe();
+      if (value) return value as never;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  const h: Harness = {
+    dir,
+    file,
+    store,
+    engine,
+    service,
+    events,
+    errors,
+    register(wf, pool = "default") {
+      engine.register({
+        name: wf.name,
+        graph: wf.finalize(),
+        workflow: wf,
+        pool,
+        target: null,
+        file: null,
+        loaded: null,
+      });
+    },
+    waitFor,
+    waitEvent: (name, match = () => true, ms) =>
+      waitFor(() => events.find((e) => e.name === name && match(e)), `event ${name}`, ms),
+    named: (name, runId) =>
+      events.filter((e) => e.name === name && (runId === undefined || e.run_id === runId)),
+    async close() {
+      await engine.stop();
+      await store.close();
+      if (!options.dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  if (options.start !== false) await engine.start();
+  return h;
+}
+
+/** A promise with its resolver, for bodies that must wait until the test lets them go. */
+export function gate<T = void>() {
+  let open!: (value: T) => void;
+  const promise = new Promise<T>((r) => {
+    open = r;
+  });
+  return { promise, open };
+}
