@@ -195,8 +195,12 @@ describe("loadConfig errors name the file and the key", () => {
   it("refuses values of the wrong type", async () => {
     await writeConfig('[server]\nport = "80"\nrequire_token = "yes"\n');
     const message = await failure(loadConfig({ cwd: dir }));
-    expect(message).toContain('yardmaster.toml: server.port: expected a port number (0-65535), got "80"');
-    expect(message).toContain('yardmaster.toml: server.require_token: expected true or false, got "yes"');
+    expect(message).toContain(
+      'yardmaster.toml: server.port: expected a port number (0-65535), got "80"',
+    );
+    expect(message).toContain(
+      'yardmaster.toml: server.require_token: expected true or false, got "yes"',
+    );
   });
 
   it("refuses a missing required key and an empty agent command, quoting odd names", async () => {
@@ -225,6 +229,8 @@ describe("loadConfig errors name the file and the key", () => {
     expect(missing).toBe("nope.toml: file not found");
     const flags = await failure(loadConfig({ cwd: dir, flags: { port: 70000, store: "mysql:x" } }));
     expect(flags).toContain("--port: expected a port number (0-65535), got 70000");
-    expect(flags).toContain('--store: expected a store URL (sqlite:PATH or postgres://...), got "mysql:x"');
+    expect(flags).toContain(
+      '--store: expected a store URL (sqlite:PATH or postgres://...), got "mysql:x"',
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { GraphError } from "./errors.ts";
 import { edgeKinds, generations, graphProblems } from "./graph-checks.ts";
 import { optionProblems } from "./node-options.ts";
-import { readSignature } from "./signature.ts";
+import { readSignature, type Signature } from "./signature.ts";
 import type { FinalGraph, FinalizeHints, FinalNode, NodeDefaults, NodeOptions } from "./types.ts";
 
 /** One `wf.node(...)` call as recorded; `extra` counts surplus arguments. */
@@ -56,24 +56,13 @@ function draftNode(
   hints: FinalizeHints,
   problems: string[],
 ): FinalNode | null {
-  const fn = entry.fn;
   const options = (entry.options ?? {}) as NodeOptions;
   const named = typeof options === "object" && typeof options.name === "string" && options.name;
-  const name = named || (typeof fn === "function" ? fn.name : "");
+  const name = named || (typeof entry.fn === "function" ? entry.fn.name : "");
+  const read = entryProblems(entry, name);
   const who = name ? `node ${JSON.stringify(name)}` : `node #${index + 1}`;
-  const own = optionProblems(entry.options ?? {});
-  if (entry.extra > 0) own.push("wf.node takes (fn) or (options, fn); remove the extra arguments");
-  if (typeof fn !== "function") {
-    own.push(`expected a function, got ${fn === null ? "null" : typeof fn}`);
-  } else if (!name) {
-    own.push(
-      "the function has no name; name it (`async function intake(...) {}`) or pass { name: ... }",
-    );
-  }
-  const read = typeof fn === "function" ? readSignature(fn) : null;
-  if (read && !read.ok) own.push(`cannot read its signature: ${read.problem}`);
-  problems.push(...own.map((p) => `${who}: ${p}`));
-  if (own.length > 0 || !read?.ok) return null;
+  problems.push(...read.problems.map((p) => `${who}: ${p}`));
+  if (!read.signature || read.problems.length > 0) return null;
 
   const sig = read.signature;
   const hinted = hints.descriptions && Object.hasOwn(hints.descriptions, name);
@@ -91,6 +80,30 @@ function draftNode(
     description:
       options.description ?? (hinted ? hints.descriptions![name]! : null) ?? sig.bodyDoc ?? null,
     generation: 0,
-    fn: fn as FinalNode["fn"],
+    fn: entry.fn as FinalNode["fn"],
   };
+}
+
+/** Everything wrong with one `wf.node(...)` call on its own, and its signature if readable. */
+function entryProblems(
+  entry: NodeEntry,
+  name: string,
+): { problems: string[]; signature: Signature | null } {
+  const fn = entry.fn;
+  const problems = optionProblems(entry.options ?? {});
+  if (entry.extra > 0) {
+    problems.push("wf.node takes (fn) or (options, fn); remove the extra arguments");
+  }
+  if (typeof fn !== "function") {
+    problems.push(`expected a function, got ${fn === null ? "null" : typeof fn}`);
+    return { problems, signature: null };
+  }
+  if (!name) {
+    problems.push(
+      "the function has no name; name it (`async function intake(...) {}`) or pass { name: ... }",
+    );
+  }
+  const read = readSignature(fn);
+  if (!read.ok) problems.push(`cannot read its signature: ${read.problem}`);
+  return { problems, signature: read.ok ? read.signature : null };
 }

@@ -73,7 +73,7 @@ async function importTarget(
   }
   const specifier = parsed.kind === "file" ? pathToFileURL(parsed.file).href : parsed.specifier;
   // Resolution of a module target starts in baseDir, as if a file there imported it.
-  const parentURL = pathToFileURL(path.join(path.resolve(baseDir), "__yardmaster__.js")).href;
+  const parentURL = pathToFileURL(path.resolve(baseDir) + path.sep).href;
   const imported: string[] = [];
   try {
     const namespace = await tsImport(specifier, { parentURL, onImport: (u) => imported.push(u) });

@@ -36,32 +36,56 @@ function scriptKind(file: string): ts.ScriptKind {
   return file.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
 }
 
-type FunctionLike = ts.FunctionDeclaration | ts.FunctionExpression | ts.ArrowFunction;
+type FunctionLike =
+  | ts.FunctionDeclaration
+  | ts.FunctionExpression
+  | ts.ArrowFunction
+  | ts.MethodDeclaration;
+type Declared = Map<string, { at: ts.Node; fn: FunctionLike }>;
 
-/** Top-level `function f` and `const f = function/arrow`, with the statement that holds them. */
-function declaredFunctions(sf: ts.SourceFile): Map<string, { stmt: ts.Node; fn: FunctionLike }> {
-  const map = new Map<string, { stmt: ts.Node; fn: FunctionLike }>();
+function isFunctionValue(
+  node: ts.Node | undefined,
+): node is ts.FunctionExpression | ts.ArrowFunction {
+  return !!node && (ts.isFunctionExpression(node) || ts.isArrowFunction(node));
+}
+
+/**
+ * Top-level functions a `wf.node(...)` call may name instead of writing them inline:
+ * `function f`, `const f = function/arrow`, and `const o = { f() {} }` reached as `o.f`.
+ * `at` is where the body's doc comment and line are read.
+ */
+function declaredFunctions(sf: ts.SourceFile): Declared {
+  const map: Declared = new Map();
   for (const stmt of sf.statements) {
-    if (ts.isFunctionDeclaration(stmt) && stmt.name) map.set(stmt.name.text, { stmt, fn: stmt });
+    if (ts.isFunctionDeclaration(stmt) && stmt.name)
+      map.set(stmt.name.text, { at: stmt, fn: stmt });
     if (!ts.isVariableStatement(stmt)) continue;
     for (const d of stmt.declarationList.declarations) {
-      const init = d.initializer;
-      if (
-        ts.isIdentifier(d.name) &&
-        init &&
-        (ts.isFunctionExpression(init) || ts.isArrowFunction(init))
-      ) {
-        map.set(d.name.text, { stmt, fn: init });
+      if (!ts.isIdentifier(d.name)) continue;
+      if (isFunctionValue(d.initializer)) map.set(d.name.text, { at: stmt, fn: d.initializer });
+      if (d.initializer && ts.isObjectLiteralExpression(d.initializer)) {
+        addMembers(map, d.name.text, d.initializer);
       }
     }
   }
   return map;
 }
 
+function addMembers(map: Declared, owner: string, obj: ts.ObjectLiteralExpression): void {
+  for (const p of obj.properties) {
+    if (!p.name || !ts.isIdentifier(p.name)) continue;
+    const key = `${owner}.${p.name.text}`;
+    if (ts.isMethodDeclaration(p)) map.set(key, { at: p, fn: p });
+    if (ts.isPropertyAssignment(p) && isFunctionValue(p.initializer)) {
+      map.set(key, { at: p, fn: p.initializer });
+    }
+  }
+}
+
 function nodeCall(
   sf: ts.SourceFile,
   call: ts.CallExpression,
-  declared: Map<string, { stmt: ts.Node; fn: FunctionLike }>,
+  declared: Declared,
 ): (ScannedNode & { name: string; receiver: string }) | null {
   const callee = call.expression;
   if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== "node") return null;
@@ -69,18 +93,19 @@ function nodeCall(
   const fnArg = call.arguments[call.arguments.length - 1]!;
   const optionName = nameOption(call.arguments.length === 2 ? call.arguments[0]! : undefined);
   const receiver = callee.expression.getText(sf);
-  if (ts.isFunctionExpression(fnArg) || ts.isArrowFunction(fnArg)) {
+  if (isFunctionValue(fnArg)) {
     const name = optionName ?? (ts.isFunctionExpression(fnArg) ? fnArg.name?.text : undefined);
     if (!name) return null;
     const doc =
       lastDoc(sf, fnArg) ?? lastDoc(sf, enclosingStatement(call)) ?? firstBodyDoc(sf, fnArg);
     return { name, receiver, line: lineOf(sf, callee.name), doc };
   }
-  if (!ts.isIdentifier(fnArg)) return null;
-  const target = declared.get(fnArg.text);
-  if (!target) return null;
-  const doc = lastDoc(sf, target.stmt) ?? firstBodyDoc(sf, target.fn);
-  return { name: optionName ?? fnArg.text, receiver, line: lineOf(sf, target.stmt), doc };
+  const ref = ts.isIdentifier(fnArg) || ts.isPropertyAccessExpression(fnArg) ? fnArg : null;
+  const target = ref ? declared.get(ref.getText(sf)) : undefined;
+  if (!ref || !target) return null;
+  const name = optionName ?? (ts.isIdentifier(ref) ? ref.text : ref.name.text);
+  const doc = lastDoc(sf, target.at) ?? firstBodyDoc(sf, target.fn);
+  return { name, receiver, line: lineOf(sf, target.at), doc };
 }
 
 function nameOption(options: ts.Expression | undefined): string | undefined {

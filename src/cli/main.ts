@@ -10,8 +10,14 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   const [first, ...rest] = argv;
   if (first === undefined || first === "--help" || first === "-h" || first === "help") {
     const topic = first === "help" && rest[0] ? findCommand(rest[0]) : undefined;
-    io.out(topic ? commandHelp(topic) : generalHelp(COMMANDS));
-    return first === undefined ? EXIT_USAGE : EXIT_OK;
+    const text = topic ? commandHelp(topic) : generalHelp(COMMANDS);
+    // Asked-for help is output; help shown because nothing was asked is a usage error.
+    if (first === undefined) {
+      io.err(text);
+      return EXIT_USAGE;
+    }
+    io.out(text);
+    return EXIT_OK;
   }
   if (first === "--version" || first === "-V") {
     io.out(await packageVersion());

@@ -4,8 +4,8 @@
 import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
-import { ConfigError, problemsFromIssues } from "./config-error.ts";
 import { buildServerConfig } from "./build-server-config.ts";
+import { ConfigError, problemsFromIssues } from "./config-error.ts";
 import { type ConfigFile, configFileSchema, serverSection } from "./schema.ts";
 import type { ConfigFlags, ServerConfig } from "./server-config.ts";
 
@@ -30,7 +30,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ServerConf
   }
   const parsed = parseToml(text, shown);
   const result = configFileSchema.safeParse(parsed);
-  if (!result.success) throw new ConfigError(shown, problemsFromIssues(result.error.issues, parsed));
+  if (!result.success)
+    throw new ConfigError(shown, problemsFromIssues(result.error.issues, parsed));
   const content: ConfigFile = result.data;
   return buildServerConfig(content, { file, shown, configDir: dirname(file), cwd, flags });
 }
@@ -64,7 +65,9 @@ function parseToml(text: string, shown: string): Record<string, unknown> {
     const what = summary.replace(/^Invalid TOML document:\s*/, "");
     const detail = excerpt.join("\n").trimEnd();
     const message = `line ${error.line}, column ${error.column}: invalid TOML: ${what}`;
-    throw new ConfigError(shown, [{ key: "", message: detail ? `${message}\n${detail}` : message }]);
+    throw new ConfigError(shown, [
+      { key: "", message: detail ? `${message}\n${detail}` : message },
+    ]);
   }
 }
 

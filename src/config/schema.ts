@@ -10,7 +10,9 @@ function table<T extends z.ZodRawShape>(shape: T) {
   const known = Object.keys(shape).join(", ");
   return z.strictObject(shape, {
     error: (issue) =>
-      issue.code === "unrecognized_keys" ? `unknown key (known keys: ${known})` : "expected a table",
+      issue.code === "unrecognized_keys"
+        ? `unknown key (known keys: ${known})`
+        : "expected a table",
   });
 }
 
@@ -62,7 +64,9 @@ export const agentRow = table({
       error: 'expected an array such as ["node", "agent.mjs"]',
     })
     .min(1, { error: "expected a non-empty array: the program, then its arguments" }),
-  args: z.array(z.string({ error: "expected a string" }), { error: "expected an array" }).optional(),
+  args: z
+    .array(z.string({ error: "expected a string" }), { error: "expected an array" })
+    .optional(),
   env: z
     .record(z.string(), z.string({ error: "expected a string" }), { error: "expected a table" })
     .optional(),

@@ -26,6 +26,11 @@ export interface EngineCore {
   readonly live: Map<number, LiveAttempt>;
   /** Asks the dispatcher to fill free slots (of one pool, or of every pool). */
   wake(pool?: string): void;
+  /** Pool slots of live attempts that wait on a person. */
+  readonly slots: {
+    release(live: LiveAttempt): void;
+    reacquire(live: LiveAttempt): Promise<void>;
+  };
   /** Stops a live attempt; the caller has written (or deliberately not written) its row. */
   interrupt(taskId: number, why: Interrupt): void;
 }

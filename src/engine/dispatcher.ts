@@ -12,6 +12,8 @@ export class Dispatcher {
   readonly #filling = new Set<string>();
   readonly #again = new Set<string>();
   readonly #running = new Set<Promise<void>>();
+  /** Waiting attempts whose answer arrived, queued for a slot before any new claim. */
+  readonly #resumers = new Map<string, Array<{ live: LiveAttempt; go: () => void }>>();
   #stopped = false;
 
   constructor(
@@ -31,6 +33,36 @@ export class Dispatcher {
 
   stop(): void {
     this.#stopped = true;
+  }
+
+  /** Gives the slot `live` released while waiting back to it, as soon as one is free. */
+  reacquire(live: LiveAttempt): Promise<void> {
+    return new Promise((go) => {
+      const queue = this.#resumers.get(live.pool) ?? [];
+      queue.push({ live, go });
+      this.#resumers.set(live.pool, queue);
+      this.wake(live.pool);
+    });
+  }
+
+  /** Gives a slot up while the attempt waits on a person. */
+  release(live: LiveAttempt): void {
+    if (!live.holdsSlot) return;
+    live.holdsSlot = false;
+    const pool = this.core.registry.pools.get(live.pool);
+    if (pool) pool.inFlight -= 1;
+    this.wake(live.pool);
+  }
+
+  #serveResumers(pool: Pool): void {
+    const queue = this.#resumers.get(pool.name);
+    while (queue?.length && pool.inFlight < pool.capacity) {
+      const { live, go } = queue.shift()!;
+      if (live.abort.signal.aborted) continue;
+      live.holdsSlot = true;
+      pool.inFlight += 1;
+      go();
+    }
   }
 
   /** Resolves when every attempt started by this dispatcher has finished. */
@@ -56,6 +88,7 @@ export class Dispatcher {
 
   async #claimWhileFree(pool: Pool): Promise<void> {
     while (!this.#stopped) {
+      this.#serveResumers(pool);
       const free = pool.capacity - pool.inFlight;
       const workflows = this.core.registry.workflowsOnPool(pool.name);
       if (free <= 0 || workflows.length === 0) return;

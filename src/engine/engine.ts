@@ -8,6 +8,7 @@
 import type { EngineCore, LiveAttempt } from "./core.ts";
 import { Dispatcher } from "./dispatcher.ts";
 import { EventBus } from "./event-bus.ts";
+import { askPerson } from "./ask.ts";
 import { Interrupt } from "./interrupt.ts";
 import { type NodeDefaults, Registry, type RegisteredWorkflow } from "./registry.ts";
 import type { Store } from "./store.ts";
@@ -33,6 +34,7 @@ export class Engine implements EngineCore {
   readonly live = new Map<number, LiveAttempt>();
   readonly extensions: ContextExtensions;
   readonly #dispatcher: Dispatcher;
+  readonly slots: EngineCore["slots"];
   readonly #graceMs: number;
   #started = false;
 
@@ -44,9 +46,13 @@ export class Engine implements EngineCore {
       retries: options.defaults?.retries ?? 0,
       priority: options.defaults?.priority ?? 0,
     });
-    this.extensions = options.extensions ?? {};
+    this.extensions = { ask: askPerson, ...options.extensions };
     const onError = options.onError ?? ((err) => console.error("yardmaster engine error", err));
     this.#dispatcher = new Dispatcher(this, this.extensions, onError);
+    this.slots = {
+      release: (live) => this.#dispatcher.release(live),
+      reacquire: (live) => this.#dispatcher.reacquire(live),
+    };
     this.#graceMs = options.stopGraceMs ?? 5000;
   }
 
@@ -76,8 +82,38 @@ export class Engine implements EngineCore {
         work.emit("engine.recovered", null, null, { task_ids: stuck.map((t) => t.id) });
       });
     }
+    this.bus.subscribe((e) => {
+      if (e.name === "request.answered" && e.task_id != null) void this.#requeueOrphan(e.task_id);
+    });
+    for (const t of await this.store.listTasks({ status: ["waiting"] })) {
+      const pending = await this.store.listRequests({ task_id: t.id, pending: true });
+      if (!pending.length) await this.#requeueOrphan(t.id);
+    }
     this.#started = true;
     this.#dispatcher.wake();
+  }
+
+  /**
+   * A waiting task whose body is not running here (the server restarted while it waited) is
+   * re-dispatched once its answer exists: the body runs again and its answered asks resolve
+   * at once from the store.
+   */
+  async #requeueOrphan(taskId: number): Promise<void> {
+    if (this.live.has(taskId)) return;
+    await this.uow.run(async (work) => {
+      const task = await work.tx.getTask(taskId);
+      if (!task || task.status !== "waiting") return;
+      const pending = await work.tx.listRequests({ task_id: taskId, pending: true });
+      if (pending.length) return;
+      await work.tx.updateTask(taskId, { status: "ready", started: null, waiting_since: null });
+      const last = (await work.tx.listRequests({ task_id: taskId })).at(-1);
+      work.emit("task.resumed", task.run_id, task.id, {
+        node: task.node,
+        request_id: last?.id ?? null,
+        waited_s: task.waiting_since ? (work.now - task.waiting_since) / 1000 : 0,
+      });
+      work.after(() => this.wake());
+    });
   }
 
   async stop(): Promise<number[]> {

@@ -61,7 +61,11 @@ export function lifecycleContract(h: Harness): void {
       await addRun(h.store);
       const before = await populate(h.store);
       await h.store.transact((tx) => tx.deleteRun(before.run.id));
+      // The newest event went with its run, but the cursor it gave out stays known.
+      expect(await h.store.listEvents({})).toEqual([]);
+      expect(await h.store.lastEventId()).toBe(before.event);
       const after = await populate(h.store);
+      expect(await h.store.lastEventId()).toBe(after.event);
       expect(after.task.id).toBeGreaterThan(before.task.id);
       expect(after.log.id).toBeGreaterThan(before.log.id);
       expect(after.request.id).toBeGreaterThan(before.request.id);

@@ -34,7 +34,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "start a run (not implemented yet)",
     load: notYet,
   },
-  { name: "tail", usage: "tail [--run ID]", summary: "follow events (not implemented yet)", load: notYet },
+  {
+    name: "tail",
+    usage: "tail [--run ID]",
+    summary: "follow events (not implemented yet)",
+    load: notYet,
+  },
 ];
 
 export function findCommand(name: string): CommandEntry | undefined {

@@ -10,7 +10,12 @@ interface RunningServer {
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {
-  const parsed = parseArgs(args, { config: "string", host: "string", port: "string", store: "string" });
+  const parsed = parseArgs(args, {
+    config: "string",
+    host: "string",
+    port: "string",
+    store: "string",
+  });
   if (parsed.positionals.length > 0) {
     throw new UsageError(`unexpected argument ${parsed.positionals[0]}`);
   }

@@ -1,8 +1,6 @@
 // `yardmaster token rotate`: write a fresh operator token where the server reads it and print
 // it as the last line of stdout, so scripts can take it with `tail -n 1`. The configuration
 // is loaded only to find `token_file`.
-import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
 import { loadConfig } from "../../config/load-config.ts";
 import { type CliIo, EXIT_OK } from "../cli-io.ts";
 import { parseArgs, stringOption, UsageError } from "../parse-args.ts";
@@ -16,8 +14,6 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
   const config = await loadConfig({ cwd: io.cwd, file: stringOption(parsed, "config") });
   const tokenFile = config.server.tokenFile;
-  // The default lives under `.yardmaster/`, which a fresh project does not have yet.
-  await mkdir(dirname(tokenFile), { recursive: true, mode: 0o700 });
   const { rotateToken } = await import("../../http/auth.ts");
   const token = await rotateToken(tokenFile);
   io.err(`New operator token written to ${tokenFile}; a running server accepts it at once.`);

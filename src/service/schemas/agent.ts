@@ -34,7 +34,10 @@ export const Ask = named(
   "Ask",
   z.object({
     prompt: z.string().min(1),
-    options: z.array(z.union([z.string(), AskOption])).nullable().optional(),
+    options: z
+      .array(z.union([z.string(), AskOption]))
+      .nullable()
+      .optional(),
     schema: jsonObject().nullable().optional(),
   }),
 );

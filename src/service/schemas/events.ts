@@ -93,7 +93,15 @@ export const AgentStats = named(
     tool_calls: optionalInt(),
     total_tokens: optionalInt(),
     reason: z
-      .enum(["refusal", "cancelled", "truncated", "timeout", "shutdown", "transport", "no_submission"])
+      .enum([
+        "refusal",
+        "cancelled",
+        "truncated",
+        "timeout",
+        "shutdown",
+        "transport",
+        "no_submission",
+      ])
       .nullable()
       .optional(),
   }),

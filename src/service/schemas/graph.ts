@@ -1,6 +1,6 @@
 // The graph of one run: the registered nodes and edges with this run's history laid over them.
 import { z } from "zod";
-import { EdgeKind, int, named, NodeState } from "./common.ts";
+import { EdgeKind, int, NodeState, named } from "./common.ts";
 
 export const Arrivals = named("Arrivals", z.object({ arrived: int(), count: int() }));
 export type Arrivals = z.infer<typeof Arrivals>;

@@ -2,21 +2,27 @@
 // in ONE statement, so no other claimer can take the same rows in between.
 //
 // PostgreSQL form (several servers sharing pools): the inner SELECT becomes
-//   SELECT t.id FROM tasks t JOIN runs r ON ... WHERE ... ORDER BY ... LIMIT $n
+//   SELECT t.id FROM runs r JOIN tasks t ON ... WHERE ... ORDER BY ... LIMIT $n
 //   FOR UPDATE OF t SKIP LOCKED
-// so concurrent claimers pass over each other's rows instead of waiting on them.
+// so concurrent claimers pass over each other's rows instead of waiting on them. RETURNING
+// has no defined order, so it also answers the run position to sort by.
 import type Database from "better-sqlite3";
 import type { TaskRecord } from "../../engine/domain.ts";
 import { type Row, taskCodec } from "./codec.ts";
 
-// The planner drives this from the partial index `tasks_ready` (only ready rows) and looks each
-// run up by key, so finished tasks and ended runs cost nothing however many accumulate.
-// RETURNING has no defined order, so it also answers the run position to sort by.
-const CLAIM_TASKS = `
+// Plan: walk `runs_active` (queued and running runs only) in position order and probe
+// `tasks_ready` for each run, which yields the in-run order too; the sorter then only orders
+// within a run and stops once LIMIT rows are out. The cost is the runs passed over (active runs
+// of other workflows or with nothing ready) plus the rows claimed, never the size of the
+// history. CROSS JOIN and INDEXED BY pin that plan in SQLite; left to itself the planner may
+// instead sort every ready task (10 ms per claim at 10,000 ready tasks instead of 0.1 ms).
+// PostgreSQL: a plain JOIN, the equivalent partial indexes, and FOR UPDATE OF t SKIP LOCKED.
+export const CLAIM_TASKS = `
 UPDATE tasks SET status = 'in_progress', started = @now, claim = claim + 1
 WHERE id IN (
-  SELECT t.id FROM tasks t JOIN runs r ON r.id = t.run_id
-  WHERE t.status = 'ready'
+  SELECT t.id FROM runs r INDEXED BY runs_active CROSS JOIN tasks t
+  WHERE t.run_id = r.id
+    AND t.status = 'ready'
     AND r.status IN ('queued', 'running')
     AND r.workflow IN (SELECT value FROM json_each(@workflows))
   ORDER BY r.position, t.priority DESC, t.created, t.id

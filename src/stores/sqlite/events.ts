@@ -15,7 +15,11 @@ const LIST_EVENTS = "SELECT * FROM events WHERE id > @after ORDER BY id LIMIT @l
 const LIST_RUN_EVENTS = `SELECT * FROM events WHERE run_id = @run_id AND id > @after
 ORDER BY id LIMIT @limit`;
 
-const LAST_EVENT_ID = "SELECT COALESCE(MAX(id), 0) AS id FROM events";
+// The highest id ever assigned (AUTOINCREMENT's high-water mark), not MAX(id): deleting a run
+// removes its events, and the SSE route treats a client cursor above this value as coming from
+// another store. A cursor a deleted run's event gave out must still count as known.
+const LAST_EVENT_ID = `
+SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0) AS id`;
 
 export function eventReads(db: Database.Database) {
   const all = db.prepare<[Row], Row>(LIST_EVENTS);

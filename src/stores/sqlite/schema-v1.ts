@@ -16,7 +16,9 @@ CREATE TABLE runs (
 ) STRICT;
 -- Not UNIQUE: SQLite checks uniqueness row by row, so shifting positions by one would collide.
 CREATE INDEX runs_position ON runs (position);
-CREATE INDEX runs_status ON runs (status, position);
+-- The claim walks the runs that can dispatch in list order and stops after LIMIT tasks; ended
+-- and paused runs are not in this index, so however many accumulate they cost nothing.
+CREATE INDEX runs_active ON runs (position, workflow, id) WHERE status IN ('queued', 'running');
 
 CREATE TABLE tasks (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -45,8 +47,8 @@ CREATE TABLE tasks (
 ) STRICT;
 CREATE INDEX tasks_run ON tasks (run_id, id);
 CREATE INDEX tasks_status ON tasks (status, id);
--- The claim reads only ready rows: a partial index keeps that set small however many
--- finished tasks accumulate, and carries the in-run dispatch order.
+-- The claim probes each active run for ready rows: a partial index keeps that set small
+-- however many finished tasks accumulate, and already holds the in-run dispatch order.
 CREATE INDEX tasks_ready ON tasks (run_id, priority DESC, created, id) WHERE status = 'ready';
 CREATE INDEX tasks_token ON tasks (token_hash) WHERE token_hash IS NOT NULL;
 

@@ -1,0 +1,66 @@
+// The HTTP adapter: fastify with zod schemas for validation, serialization and /openapi.json.
+// Routes parse, call one OperatorService method and render; every refusal is rendered once in
+// ./errors.ts. Nothing here computes domain things.
+import Fastify, { type FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { serializerCompiler } from "fastify-type-provider-zod";
+import type { OperatorService } from "../service/api.ts";
+import type { AuthGate } from "./auth.ts";
+import { installAuth } from "./auth-hook.ts";
+import { installBodyParsers } from "./body-parsers.ts";
+import { registerDocs } from "./docs.ts";
+import { installErrorHandling, sendError } from "./errors.ts";
+import { type LoggerSetting, loggerOptions } from "./logging.ts";
+import { registerRequestRoutes } from "./routes/request-routes.ts";
+import type { ZodApp } from "./routes/route-kit.ts";
+import { registerRunHistoryRoutes } from "./routes/run-history-routes.ts";
+import { registerRunRoutes } from "./routes/run-routes.ts";
+import { registerServerRoutes } from "./routes/server-routes.ts";
+import { registerTaskRoutes } from "./routes/task-routes.ts";
+import { registerWorkflowRoutes } from "./routes/workflow-routes.ts";
+import type { EventFeed } from "./sse/event-feed.ts";
+import { registerEventStream } from "./sse/events-route.ts";
+import { DEFAULT_SSE_LIMITS, type SseLimits } from "./sse/sse-connection.ts";
+import { zodValidatorCompiler } from "./validation.ts";
+
+export interface AppDeps {
+  service: OperatorService;
+  events: EventFeed;
+  auth: AuthGate;
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: number;
+  /** Most stored events a stream replays before it answers `resync` instead. */
+  sseReplayCap: number;
+  version: string;
+  /** false/undefined: silent; true: pino defaults; an object: pino options (e.g. `stream`). */
+  logger?: LoggerSetting;
+  /** Heartbeat interval and slow-reader bound of the event stream (tests shorten them). */
+  sse?: Partial<SseLimits>;
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app: ZodApp = Fastify({
+    bodyLimit: deps.bodyLimit,
+    logger: loggerOptions(deps.logger),
+    // Errors raised before routing (a malformed URL) get the same envelope as the rest.
+    frameworkErrors: (error, request, reply) => sendError(error, request, reply),
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installBodyParsers(app);
+  installErrorHandling(app);
+  installAuth(app, deps.auth);
+  await registerDocs(app, deps.version);
+  registerServerRoutes(app, deps);
+  registerWorkflowRoutes(app, deps.service);
+  registerRunRoutes(app, deps.service);
+  registerRunHistoryRoutes(app, deps.service);
+  registerTaskRoutes(app, deps.service);
+  registerRequestRoutes(app, deps.service);
+  registerEventStream(app, {
+    feed: deps.events,
+    replayCap: deps.sseReplayCap,
+    limits: { ...DEFAULT_SSE_LIMITS, ...deps.sse },
+  });
+  return app;
+}

@@ -1,0 +1,67 @@
+// Applies the operator credential before a body is even read. A route declares its policy in
+// `config.auth`; routes under /api/ default to "operator" so a route added without thought is
+// closed, everything else (documentation, assets) defaults to open.
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { ServiceError } from "../service/errors.ts";
+import type { AuthGate } from "./auth.ts";
+
+/** none: open; operator: bearer header; operator-or-query: also `access_token` (SSE only). */
+export type AuthPolicy = "none" | "operator" | "operator-or-query";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    auth?: AuthPolicy;
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (typeof header !== "string") return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : undefined;
+}
+
+function policyOf(request: FastifyRequest): AuthPolicy {
+  const declared = request.routeOptions.config?.auth;
+  if (declared) return declared;
+  return (request.routeOptions.url ?? "").startsWith("/api/") ? "operator" : "none";
+}
+
+function queryToken(request: FastifyRequest): string | undefined {
+  const value = (request.query as Record<string, unknown> | undefined)?.access_token;
+  return typeof value === "string" ? value : undefined;
+}
+
+const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * A browser on another site can send a simple cross-origin POST to a loopback server that needs
+ * no token. Browsers always name the Origin of such a request, so refuse one that is not ours.
+ */
+function crossSite(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (!UNSAFE.has(request.method) || typeof origin !== "string") return false;
+  try {
+    return new URL(origin).host !== request.headers.host;
+  } catch {
+    return true;
+  }
+}
+
+export function installAuth(app: FastifyInstance, gate: AuthGate): void {
+  app.addHook("onRequest", async (request) => {
+    if (crossSite(request)) {
+      throw new ServiceError("forbidden", "Cross-site requests are refused.");
+    }
+    const policy = policyOf(request);
+    if (policy === "none" || gate.mode === "off") return;
+    const header = bearerToken(request);
+    const token = header ?? (policy === "operator-or-query" ? queryToken(request) : undefined);
+    if (!gate.check(token)) {
+      throw new ServiceError(
+        "unauthorized",
+        token === undefined ? "An operator token is required." : "The operator token is not valid.",
+      );
+    }
+  });
+}

@@ -1,0 +1,159 @@
+// /api/runs and /api/workflows/{name}/runs: submit, list, read, edit and steer runs.
+import { z } from "zod";
+import type { OperatorService } from "../../service/api.ts";
+import {
+  Created,
+  EditRun,
+  NewRun,
+  Ok,
+  Position,
+  PositionOut,
+  Rerun,
+  RunDetail,
+  RunPath,
+  RunSummary,
+  RunsQuery,
+  TaskRef,
+  WorkflowPath,
+} from "../../service/schemas/index.ts";
+import { OPERATOR, refusals, type ZodApp } from "./route-kit.ts";
+
+const tags = ["runs"];
+
+export function registerRunRoutes(app: ZodApp, service: OperatorService): void {
+  app.post(
+    "/api/workflows/:name/runs",
+    {
+      schema: {
+        ...OPERATOR,
+        tags,
+        operationId: "submitRun",
+        summary: "Queue a run of a workflow",
+        params: WorkflowPath,
+        body: NewRun,
+        response: { 201: Created, ...refusals(401, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      const created = await service.submitRun(request.params.name, request.body);
+      return reply.code(201).send(created);
+    },
+  );
+  app.get(
+    "/api/runs",
+    {
+      schema: {
+        ...OPERATOR,
+        tags,
+        operationId: "listRuns",
+        summary: "Every run, in dispatch order",
+        querystring: RunsQuery,
+        response: { 200: z.array(RunSummary), ...refusals(401, 422) },
+      },
+    },
+    (request) => service.listRuns(request.query),
+  );
+  app.get(
+    "/api/runs/:run_id",
+    {
+      schema: {
+        ...OPERATOR,
+        tags,
+        operationId: "getRun",
+        summary: "One run with its tasks, outputs and totals",
+        params: RunPath,
+        response: { 200: RunDetail, ...refusals(401, 404) },
+      },
+    },
+    (request) => service.getRun(request.params.run_id),
+  );
+  app.patch(
+    "/api/runs/:run_id",
+    {
+      schema: {
+        ...OPERATOR,
+        tags,
+        operationId: "editRun",
+        summary: "Edit a run's title or description",
+        params: RunPath,
+        body: EditRun,
+        response: { 200: RunDetail, ...refusals(401, 404, 422) },
+      },
+    },
+    (request) => service.editRun(request.params.run_id, request.body),
+  );
+  app.delete(
+    "/api/runs/:run_id",
+    {
+      schema: {
+        ...OPERATOR,
+        tags,
+        operationId: "deleteRun",
+        summary: "Cancel what is outstanding, then remove the run",
+        params: RunPath,
+        response: { 204: z.undefined(), ...refusals(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteRun(request.params.run_id);
+      return reply.code(204).send();
+    },
+  );
+  registerRunCommands(app, service);
+}
+
+type RunCommand = "cancelRun" | "pauseRun" | "resumeRun";
+
+function registerRunCommands(app: ZodApp, service: OperatorService): void {
+  const commands: Array<[string, RunCommand, string]> = [
+    ["cancel", "cancelRun", "Cancel the run and every outstanding attempt"],
+    ["pause", "pauseRun", "Pause a queued or running run"],
+    ["resume", "resumeRun", "Resume a paused run"],
+  ];
+  for (const [verb, method, summary] of commands) {
+    app.post(
+      `/api/runs/:run_id/${verb}`,
+      {
+        schema: {
+          ...OPERATOR,
+          tags,
+          operationId: method,
+          summary,
+          params: RunPath,
+          response: { 200: Ok, ...refusals(401, 404, 409) },
+        },
+      },
+      (request) => service[method](request.params.run_id),
+    );
+  }
+  app.post(
+    "/api/runs/:run_id/position",
+    {
+      schema: {
+        ...OPERATOR,
+        tags,
+        operationId: "positionRun",
+        summary: "Move the run in the dispatch list",
+        params: RunPath,
+        body: Position,
+        response: { 200: PositionOut, ...refusals(401, 404, 422) },
+      },
+    },
+    (request) => service.positionRun(request.params.run_id, request.body),
+  );
+  app.post(
+    "/api/runs/:run_id/rerun",
+    {
+      schema: {
+        ...OPERATOR,
+        tags,
+        operationId: "rerun",
+        summary: "Enqueue a fresh attempt of a node with the payload it last had",
+        params: RunPath,
+        body: Rerun,
+        response: { 200: TaskRef, ...refusals(401, 404, 409, 422) },
+      },
+    },
+    (request) => service.rerun(request.params.run_id, request.body),
+  );
+}

@@ -1,0 +1,123 @@
+// GET /api/events: replay stored events after a cursor, then go live, with no gap and no
+// duplicate at the seam. The bus subscription is taken FIRST and buffers live events while the
+// store is read; after the replay is written, the buffer is flushed minus the ids the replay
+// already covered. An event committed before the subscription is in the store, one published
+// after it is in the buffer, one in both is deduplicated by id.
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { EventRecord } from "../../engine/domain.ts";
+import { ApiError, EventEnvelope, EventsQuery } from "../../service/schemas/index.ts";
+import type { ZodApp } from "../routes/route-kit.ts";
+import type { EventFeed } from "./event-feed.ts";
+import { eventPredicate } from "./event-filter.ts";
+import { eventFrame, RESYNC_FRAME } from "./frames.ts";
+import { SseConnection, type SseLimits } from "./sse-connection.ts";
+
+export interface EventStreamOptions {
+  feed: EventFeed;
+  replayCap: number;
+  limits: SseLimits;
+}
+
+function lastEventIdHeader(request: FastifyRequest): number | undefined {
+  const value = request.headers["last-event-id"];
+  return typeof value === "string" && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
+}
+
+/** Stored events to replay, or null when the client must resync instead. */
+async function loadReplay(
+  options: EventStreamOptions,
+  after: number,
+  run: string | undefined,
+): Promise<EventRecord[] | null> {
+  // A cursor beyond our history comes from another store (or a wiped one): its state is stale.
+  if (after > (await options.feed.lastEventId())) return null;
+  const rows = await options.feed.replay(after, options.replayCap + 1, run);
+  return rows.length > options.replayCap ? null : rows;
+}
+
+interface StreamCall {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  query: EventsQuery;
+}
+
+async function stream(options: EventStreamOptions, open: Set<SseConnection>, call: StreamCall) {
+  const { request, reply, query } = call;
+  const after = query.after ?? lastEventIdHeader(request);
+  const wanted = eventPredicate(query);
+  const conn = new SseConnection(reply.raw, options.limits);
+  let buffer: EventRecord[] | null = [];
+  let overflow = false;
+  const unsubscribe = options.feed.bus.subscribe((event) => {
+    if (!wanted(event)) return;
+    if (buffer === null) return conn.send(eventFrame(event));
+    // The buffer only spans one store read; a flood meanwhile turns into a resync.
+    if (buffer.length >= options.replayCap) overflow = true;
+    else buffer.push(event);
+  });
+  const finish = () => {
+    unsubscribe();
+    open.delete(conn);
+    conn.close();
+  };
+  reply.raw.once("close", finish);
+  let replay: EventRecord[] | null = [];
+  try {
+    if (after !== undefined && after !== null) replay = await loadReplay(options, after, query.run);
+  } catch (error) {
+    reply.raw.off("close", finish);
+    unsubscribe();
+    throw error;
+  }
+  reply.hijack();
+  if (reply.raw.destroyed) return finish();
+  open.add(conn);
+  conn.open();
+  let seam = after ?? 0;
+  if (replay === null || overflow) conn.send(RESYNC_FRAME);
+  for (const event of replay ?? []) {
+    if (wanted(event)) conn.send(eventFrame(event));
+    seam = Math.max(seam, event.id ?? 0);
+  }
+  const pending = overflow ? [] : buffer;
+  buffer = null;
+  for (const event of pending) {
+    if (event.id === null || event.id > seam) conn.send(eventFrame(event));
+  }
+}
+
+export function registerEventStream(app: ZodApp, options: EventStreamOptions): void {
+  const open = new Set<SseConnection>();
+  // Streams never end on their own; close them so the server can stop.
+  app.addHook("preClose", async () => {
+    for (const conn of open) conn.close();
+  });
+  app.get(
+    "/api/events",
+    {
+      exposeHeadRoute: false,
+      config: { auth: "operator-or-query" },
+      schema: {
+        tags: ["events"],
+        operationId: "streamEvents",
+        summary: "Server-sent event stream",
+        description:
+          "Each message has `id: <event id>` (absent for ephemeral events), `event: <name>` and " +
+          "`data: <EventEnvelope as JSON>`. `after` replays stored events after that id, then " +
+          "goes live; it takes precedence over `Last-Event-ID`. A `resync` frame (no id, data " +
+          "`{}`) means events were skipped: refetch. Comment lines `: ping` are heartbeats.",
+        querystring: EventsQuery,
+        security: [{ bearer: [] }, { accessToken: [] }],
+        response: {
+          200: {
+            description: "A text/event-stream of EventEnvelope messages.",
+            content: { "text/event-stream": { schema: EventEnvelope } },
+          },
+          401: ApiError,
+          422: ApiError,
+        },
+      },
+    },
+    (request, reply) => stream(options, open, { request, reply, query: request.query }),
+  );
+}

@@ -1,0 +1,25 @@
+// The wire format of the event stream.
+import type { EventRecord } from "../../engine/domain.ts";
+import type { EventEnvelope } from "../../service/schemas/index.ts";
+
+/** Tells the client it missed events and should refetch; it has no id and no envelope. */
+export const RESYNC_FRAME = "event: resync\ndata: {}\n\n";
+export const PING_FRAME = ": ping\n\n";
+
+export function toEnvelope(event: EventRecord): EventEnvelope {
+  return {
+    id: event.id,
+    name: event.name,
+    created: new Date(event.created).toISOString(),
+    run_id: event.run_id,
+    task_id: event.task_id,
+    data: event.data,
+  };
+}
+
+/** One SSE message; an ephemeral event (id null) goes without an `id:` line. */
+export function eventFrame(event: EventRecord): string {
+  const head = event.id === null ? "" : `id: ${event.id}\n`;
+  // JSON.stringify never emits a raw newline, so the envelope is always a single data line.
+  return `${head}event: ${event.name}\ndata: ${JSON.stringify(toEnvelope(event))}\n\n`;
+}

@@ -1,0 +1,103 @@
+// Wiring one server: store, engine, workflows from the configuration (or the demo), the HTTP
+// app, and a clean stop. `yardmaster serve` and the end-to-end tests both start it this way.
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadTarget } from "../authoring/index.ts";
+import type { ServerConfig } from "../config/server-config.ts";
+import { Engine } from "../engine/engine.ts";
+import type { Store } from "../engine/store.ts";
+import { buildApp } from "../http/app.ts";
+import { createAuthGate } from "../http/auth.ts";
+import { EngineOperatorService } from "../service/operator-service.ts";
+import { openSqliteStore } from "../stores/sqlite/index.ts";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const VERSION: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
+const DEMO_TARGET = `${join(ROOT, "examples", "demo.ts")}:demo`;
+
+export interface RunningServer {
+  url: string;
+  engine: Engine;
+  stop(reason?: string): Promise<void>;
+}
+
+export async function openStore(url: string): Promise<Store> {
+  if (url.startsWith("sqlite:")) return openSqliteStore(url.slice("sqlite:".length));
+  throw new Error(`store ${JSON.stringify(url)} is not supported: use sqlite:<path>`);
+}
+
+async function registerConfigured(engine: Engine, config: ServerConfig): Promise<void> {
+  const rows = Object.entries(config.workflows);
+  const targets = rows.length
+    ? rows.map(([, row]) => ({ target: row.target, pool: row.pool, recorded: row.writtenTarget }))
+    : config.fromFile
+      ? []
+      : [{ target: DEMO_TARGET, pool: Object.keys(config.pools)[0], recorded: DEMO_TARGET }];
+  for (const { target, pool, recorded } of targets) {
+    const loaded = await loadTarget(target, config.configDir);
+    engine.register({
+      name: loaded.graph.name,
+      graph: loaded.graph,
+      workflow: loaded.workflow,
+      pool,
+      target: recorded,
+      file: loaded.file,
+      loaded,
+    });
+  }
+}
+
+export async function startServer(
+  config: ServerConfig,
+  options: { log?: (line: string) => void; logger?: boolean } = {},
+): Promise<RunningServer> {
+  const store = await openStore(config.server.store);
+  const engine = new Engine({
+    store,
+    pools: config.pools,
+    defaults: config.defaults,
+    onError: (err) => options.log?.(`engine error: ${String((err as Error)?.stack ?? err)}`),
+  });
+  try {
+    await registerConfigured(engine, config);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const service = new EngineOperatorService(engine, VERSION);
+  const auth = createAuthGate({
+    host: config.server.host,
+    requireToken: config.server.requireToken,
+    tokenFile: config.server.tokenFile,
+  });
+  const app = await buildApp({
+    service,
+    events: {
+      bus: engine.bus,
+      replay: (after, limit, runId) => store.listEvents({ after, limit, run_id: runId }),
+      lastEventId: () => store.lastEventId(),
+    },
+    auth,
+    bodyLimit: config.server.bodyLimit,
+    sseReplayCap: config.server.sseReplayCap,
+    version: VERSION,
+    logger: options.logger ?? false,
+  });
+  await engine.start();
+  await app.listen({ host: config.server.host, port: config.server.port });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.server.port;
+  const host = config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host;
+  const url = `http://${host}:${port}`;
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      await engine.stop();
+      await app.close();
+      await store.close();
+    })();
+    return stopping;
+  };
+  return { url, engine, stop };
+}

@@ -1,0 +1,161 @@
+// The SQLite store: the shared contract on a real file (and on `:memory:`), plus what only
+// SQLite has: pragmas, versioned migrations, reopening a file, and connection lifecycle.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import type { StoreWriter } from "../src/engine/store.ts";
+import {
+  MIGRATIONS,
+  migrate,
+  openSqliteStore,
+  type SqliteStore,
+  schemaVersion,
+} from "../src/stores/sqlite/index.ts";
+import { CLAIM_TASKS } from "../src/stores/sqlite/claims.ts";
+import { storeContract } from "./store-contract.ts";
+import { runInput, taskInput } from "./store-contract/fixtures.ts";
+
+const dirs: string[] = [];
+function freshDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "yardmaster-store-"));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+storeContract("sqlite file", () => openSqliteStore(join(freshDir(), "store.db")));
+storeContract("sqlite :memory:", () => openSqliteStore(":memory:"), { isolatedReads: false });
+
+describe("sqlite store", () => {
+  const open: SqliteStore[] = [];
+  async function openAt(path: string, options?: Parameters<typeof openSqliteStore>[1]) {
+    const store = await openSqliteStore(path, options);
+    open.push(store);
+    return store;
+  }
+  afterEach(async () => {
+    for (const store of open.splice(0)) await store.close();
+  });
+
+  it("creates parent directories and runs in WAL mode with foreign keys", async () => {
+    const path = join(freshDir(), "a", "b", "store.db");
+    const store = await openAt(path);
+    expect(existsSync(path)).toBe(true);
+    expect(store.pragma("journal_mode")).toBe("wal");
+    expect(store.pragma("synchronous")).toBe(1);
+    expect(store.pragma("foreign_keys")).toBe(1);
+    expect(store.pragma("busy_timeout")).toBeGreaterThan(0);
+    const outside = new Database(path, { readonly: true });
+    expect(outside.pragma("journal_mode", { simple: true })).toBe("wal");
+    outside.close();
+  });
+
+  it("honours synchronous FULL", async () => {
+    const store = await openAt(join(freshDir(), "store.db"), { synchronous: "FULL" });
+    expect(store.pragma("synchronous")).toBe(2);
+  });
+
+  it("keeps data, ids and positions when the file is reopened", async () => {
+    const path = join(freshDir(), "store.db");
+    const first = await openSqliteStore(path);
+    const written = await first.transact(async (tx) => {
+      const run = await tx.insertRun(runInput({ workflow: "w" }));
+      const task = await tx.insertTask(taskInput(run.id, { payload: { deep: [1, { x: null }] } }));
+      const events = await tx.appendEvents([{ name: "run.created", run_id: run.id, task_id: null, data: { a: 1 } }], 9);
+      return { run, task, events };
+    });
+    await first.close();
+    const again = await openAt(path);
+    expect(await again.getRun(written.run.id)).toStrictEqual(written.run);
+    expect(await again.getTask(written.task.id)).toStrictEqual(written.task);
+    expect(await again.listEvents({})).toStrictEqual(written.events);
+    const next = await again.transact(async (tx) => {
+      await tx.deleteRun(written.run.id);
+      const run = await tx.insertRun(runInput());
+      return { run, task: await tx.insertTask(taskInput(run.id)) };
+    });
+    expect(next.task.id).toBeGreaterThan(written.task.id);
+    expect(next.run.position).toBe(1);
+  });
+
+  it("records the schema version and applies no step twice", async () => {
+    const path = join(freshDir(), "store.db");
+    await (await openSqliteStore(path)).close();
+    const db = new Database(path);
+    try {
+      expect(schemaVersion(db)).toBe(MIGRATIONS.length);
+      expect(migrate(db)).toEqual([]);
+      expect(schemaVersion(db)).toBe(MIGRATIONS.length);
+    } finally {
+      db.close();
+    }
+    await openAt(path);
+  });
+
+  it("applies migration steps in order, once, each in its own transaction", () => {
+    const db = new Database(":memory:");
+    const steps = [
+      { version: 1, name: "one", sql: "CREATE TABLE one (x INTEGER)" },
+      { version: 2, name: "two", sql: "CREATE TABLE two (x INTEGER)" },
+    ];
+    expect(migrate(db, steps.slice(0, 1))).toEqual([1]);
+    expect(migrate(db, steps)).toEqual([2]);
+    expect(migrate(db, steps)).toEqual([]);
+    const broken = [...steps, { version: 3, name: "bad", sql: "CREATE TABLE three (x); SELEC" }];
+    expect(() => migrate(db, broken)).toThrow();
+    expect(schemaVersion(db)).toBe(2);
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
+    expect(tables).toEqual(["one", "two"]);
+    expect(() => migrate(db, steps.slice(0, 1))).toThrow(/newer/);
+    expect(() => migrate(db, [{ version: 2, name: "gap", sql: "" }])).toThrow();
+    db.close();
+  });
+
+  it("retires the writer when its transaction ends", async () => {
+    const store = await openAt(":memory:");
+    let leaked: StoreWriter | undefined;
+    await store.transact(async (tx) => {
+      leaked = tx;
+    });
+    await expect(leaked!.insertRun(runInput())).rejects.toThrow(/finished/);
+    expect(await store.listRuns()).toEqual([]);
+  });
+
+  it("refuses patches of unknown or fixed fields", async () => {
+    const store = await openAt(":memory:");
+    const run = await store.transact((tx) => tx.insertRun(runInput()));
+    const task = await store.transact((tx) => tx.insertTask(taskInput(run.id)));
+    const bad = { run_id: "other" } as object;
+    await expect(store.transact((tx) => tx.updateTask(task.id, bad))).rejects.toThrow(/run_id/);
+    const sneaky = { position: 5 } as object;
+    await expect(store.transact((tx) => tx.updateRun(run.id, sneaky))).rejects.toThrow(/position/);
+    expect((await store.getTask(task.id))?.run_id).toBe(run.id);
+  });
+
+  it("finishes queued transactions on close and refuses new ones", async () => {
+    const store = await openSqliteStore(join(freshDir(), "store.db"));
+    const pending = store.transact((tx) => tx.insertRun(runInput()));
+    await store.close();
+    expect((await pending).position).toBe(1);
+    await expect(store.transact((tx) => tx.listRuns())).rejects.toThrow(/closed/);
+    await store.close();
+  });
+
+  it("claims by walking active runs in list order, not by sorting all ready tasks", async () => {
+    const path = join(freshDir(), "store.db");
+    await openAt(path);
+    const db = new Database(path, { readonly: true });
+    const plan = db
+      .prepare(`EXPLAIN QUERY PLAN ${CLAIM_TASKS}`)
+      .all({ workflows: '["w"]', limit: 8, now: 1 }) as Array<{ detail: string }>;
+    db.close();
+    const details = plan.map((row) => row.detail);
+    expect(details).toContain("SCAN r USING INDEX runs_active");
+    expect(details).toContain("SEARCH t USING COVERING INDEX tasks_ready (run_id=?)");
+    expect(details.some((d) => d.includes("TEMP B-TREE FOR ORDER BY"))).toBe(false);
+  });
+});
