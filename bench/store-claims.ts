@@ -25,12 +25,26 @@ async function seed(store: Store): Promise<void> {
     for (let i = 0; i < RUNS; i++) {
       const id = `run-${i}`;
       await tx.insertRun({
-        id, workflow: "bench", title: id, description: "", status: "queued",
-        created: i, updated: i, started: false,
+        id,
+        workflow: "bench",
+        title: id,
+        description: "",
+        status: "queued",
+        created: i,
+        updated: i,
+        started: false,
       });
       await tx.insertTask({
-        run_id: id, node: "start", attempt: 1, priority: 0, explicit: false, created: i,
-        payload_present: true, payload: { i }, branch: [], lineage: { reason: "start", parent: null },
+        run_id: id,
+        node: "start",
+        attempt: 1,
+        priority: 0,
+        explicit: false,
+        created: i,
+        payload_present: true,
+        payload: { i },
+        branch: [],
+        lineage: { reason: "start", parent: null },
       });
     }
   });
@@ -47,7 +61,12 @@ async function claim(store: Store, scenario: Scenario): Promise<TaskRecord[]> {
   });
 }
 
-async function markRun(tx: StoreWriter, task: TaskRecord, status: "running" | "completed", now: number) {
+async function markRun(
+  tx: StoreWriter,
+  task: TaskRecord,
+  status: "running" | "completed",
+  now: number,
+) {
   await tx.updateRun(task.run_id, { status, started: true, updated: now });
 }
 
@@ -56,7 +75,13 @@ async function complete(store: Store, task: TaskRecord, scenario: Scenario): Pro
     const now = Date.now();
     const done = await tx.updateTask(
       task.id,
-      { status: "done", finished: now, result: { ok: task.id }, result_present: true, terminal: true },
+      {
+        status: "done",
+        finished: now,
+        result: { ok: task.id },
+        result_present: true,
+        terminal: true,
+      },
       { status: ["in_progress"], claim: task.claim },
     );
     if (done === null) throw new Error(`lost claim on task ${task.id}`);
@@ -89,8 +114,12 @@ async function measure(scenario: Scenario): Promise<void> {
     const ms = performance.now() - start;
     await store.close();
     const rate = (n: number) => ((n * 1000) / ms).toFixed(0);
-    console.log(`${scenario}: ${RUNS} runs seeded in ${seedMs.toFixed(0)} ms; drained in ${ms.toFixed(0)} ms`);
-    console.log(`  ${rate(completions)} completions/s, ${rate(claims)} claims/s (batches of ${BATCH}), ${rate(claims + completions)} transactions/s`);
+    console.log(
+      `${scenario}: ${RUNS} runs seeded in ${seedMs.toFixed(0)} ms; drained in ${ms.toFixed(0)} ms`,
+    );
+    console.log(
+      `  ${rate(completions)} completions/s, ${rate(claims)} claims/s (batches of ${BATCH}), ${rate(claims + completions)} transactions/s`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -31,7 +31,6 @@ approval.node(async function revise({ draft }, work: { text: string; round: numb
   return draft({ title: work.text.split("\n")[0], description: `revision: ${String(note)}` });
 });
 
-// biome-ignore lint/correctness/noEmptyPattern: `{}` declares a node with no edges
 approval.node(async function ship({}, work: { text: string }, ctx) {
   await ctx.log(`shipped: ${work.text}`, { kind: "deliverable" });
   return { shipped: true, text: work.text };

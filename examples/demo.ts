@@ -33,7 +33,6 @@ demo.node(async function taste({ serve }, brewed: { cup: string; seconds: number
 /** Waits for every cup, then serves the tray (the run's output). */
 demo.node(
   { join: true },
-  // biome-ignore lint/correctness/noEmptyPattern: `{}` declares a node with no edges
   async function serve({}, cups: Arrival<{ cup: string; verdict: string }>[], ctx) {
     await pause(300);
     await ctx.log(`serving ${cups.length} cup(s)`, { kind: "deliverable" });

@@ -37,7 +37,6 @@ triage.node(async function review({ publish }, part: string) {
   return publish({ part, ok: part.length > 0 });
 });
 
-// biome-ignore lint/correctness/noEmptyPattern: `{}` declares a node with no edges
 triage.node({ join: true }, async function publish({}, arrivals: Arrival<Review, string>[]) {
   return arrivals.map((a) => a.value);
 });

@@ -81,7 +81,6 @@ describe("graph checks", () => {
       /node "j": a join must declare a payload slot.*async function j\(\{\}, arrivals, ctx\)/,
     );
     const startJoin = workflow("w");
-    // biome-ignore lint/correctness/noEmptyPattern: `{}` declares a node with no edges
     startJoin.node({ start: true, join: true }, async function s({}, arrivals: unknown) {
       return arrivals;
     });
@@ -116,7 +115,6 @@ describe("a graph that closes", () => {
     wf.node(async function c({ c: self, j }: Edges) {
       return [self, j];
     });
-    // biome-ignore lint/correctness/noEmptyPattern: `{}` declares a node with no edges
     wf.node({ join: true, description: "Joins." }, async function j({}, arrivals: unknown) {
       /** The body's own doc comment, overridden by options.description. */
       return arrivals;

@@ -97,7 +97,6 @@ describe("accepted function forms", () => {
       },
     };
     wf.node(holder.b);
-    // biome-ignore lint/correctness/noEmptyPattern: `{}` declares a node with no edges
     wf.node({ name: "c" }, async ({}, p: unknown) => p);
     const nodes = wf.finalize().nodes;
     expect([...nodes.keys()]).toEqual(["a", "b", "c"]);
@@ -146,6 +145,11 @@ describe("rejected shapes, raised at finalize()", () => {
     });
     expect(rest.message).toMatch(/node "n".*rest parameter is not allowed/);
     expect(four.message).toMatch(/node "n".*4 parameters.*at most \(edges, payload, ctx\)/);
+  });
+
+  it("rejects an edge declared twice", () => {
+    const fn = new Function("return async function n({ a, a: again }) {}")();
+    expect(finalizeError(fn).message).toMatch(/node "n".*edge "a" is declared twice/);
   });
 
   it("rejects a function with no name unless options.name is given", () => {

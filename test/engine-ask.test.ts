@@ -14,13 +14,22 @@ afterEach(async () => {
 
 function approval(name: string, calls: { n: number }) {
   const wf = workflow(name);
-  wf.node({ start: true }, async function ask({ approved }: any, input: { title: string }, ctx: any) {
-    calls.n += 1;
-    if (input.title === "quick") return approved("no question");
-    const choice = await ctx.ask({ prompt: "Ship it?", options: ["yes", { option_id: "no", name: "No way" }] });
-    const note = await ctx.ask({ prompt: "Why?", schema: { type: "object", required: ["why"], properties: { why: { type: "string" } } } });
-    return approved({ choice, note });
-  });
+  wf.node(
+    { start: true },
+    async function ask({ approved }: any, input: { title: string }, ctx: any) {
+      calls.n += 1;
+      if (input.title === "quick") return approved("no question");
+      const choice = await ctx.ask({
+        prompt: "Ship it?",
+        options: ["yes", { option_id: "no", name: "No way" }],
+      });
+      const note = await ctx.ask({
+        prompt: "Why?",
+        schema: { type: "object", required: ["why"], properties: { why: { type: "string" } } },
+      });
+      return approved({ choice, note });
+    },
+  );
   wf.node(async function approved({}: any, v: unknown) {
     return v;
   });
@@ -34,7 +43,13 @@ describe("ctx.ask", () => {
     h.register(approval("approval", calls));
     const { run_id } = await h.service.submitRun("approval", { title: "slow" });
     const opened = await h.waitEvent("request.opened", (e) => e.run_id === run_id);
-    expect(opened.data).toMatchObject({ kind: "question", mode: "options", node: "ask", ordinal: 1, source: "node" });
+    expect(opened.data).toMatchObject({
+      kind: "question",
+      mode: "options",
+      node: "ask",
+      ordinal: 1,
+      source: "node",
+    });
     const waiting = await h.waitEvent("task.waiting", (e) => e.run_id === run_id);
     expect(waiting.data).toEqual({ node: "ask", request_id: opened.data.request_id });
     // the slot is free: another run completes while this one waits
@@ -55,17 +70,28 @@ describe("ctx.ask", () => {
         { option_id: "no", name: "No way", kind: null },
       ],
     });
-    await expect(h.service.answerRequest(requestId, { value: "yes" })).rejects.toMatchObject({ code: "invalid_option" });
-    await expect(h.service.answerRequest(requestId, { option_id: "maybe" })).rejects.toMatchObject({ code: "invalid_option" });
+    await expect(h.service.answerRequest(requestId, { value: "yes" })).rejects.toMatchObject({
+      code: "invalid_option",
+    });
+    await expect(h.service.answerRequest(requestId, { option_id: "maybe" })).rejects.toMatchObject({
+      code: "invalid_option",
+    });
     const answered = await h.service.answerRequest(requestId, { option_id: "yes" });
     expect(answered).toMatchObject({ answer: "yes", answered_by: "user", pending: false });
-    await expect(h.service.answerRequest(requestId, { option_id: "no" })).rejects.toMatchObject({ code: "already_answered" });
+    await expect(h.service.answerRequest(requestId, { option_id: "no" })).rejects.toMatchObject({
+      code: "already_answered",
+    });
     const resumed = await h.waitEvent("task.resumed", (e) => e.run_id === run_id);
     expect(resumed.data).toMatchObject({ node: "ask", request_id: requestId });
     expect(typeof resumed.data.waited_s).toBe("number");
-    const form = await h.waitEvent("request.opened", (e) => e.run_id === run_id && e.data.ordinal === 2);
+    const form = await h.waitEvent(
+      "request.opened",
+      (e) => e.run_id === run_id && e.data.ordinal === 2,
+    );
     const formId = form.data.request_id as number;
-    await expect(h.service.answerRequest(formId, { value: { why: 3 } })).rejects.toMatchObject({ code: "validation" });
+    await expect(h.service.answerRequest(formId, { value: { why: 3 } })).rejects.toMatchObject({
+      code: "validation",
+    });
     await h.service.answerRequest(formId, { value: { why: "ready" } });
     const done = await h.waitEvent("run.completed", (e) => e.run_id === run_id);
     expect(done.data.output).toEqual({ choice: "yes", note: { why: "ready" } });
@@ -85,7 +111,9 @@ describe("ctx.ask", () => {
     expect(await h.service.getRequest(id)).toMatchObject({ pending: false, stale: true });
     expect(await h.service.listRequests({ pending: true })).toEqual([]);
     expect((await h.service.listRequests({})).map((r) => r.id)).toEqual([id]);
-    await expect(h.service.answerRequest(id, { option_id: "yes" })).rejects.toMatchObject({ code: "stale_request" });
+    await expect(h.service.answerRequest(id, { option_id: "yes" })).rejects.toMatchObject({
+      code: "stale_request",
+    });
   });
 
   it("a restart while waiting keeps the request; the answer re-runs the body without asking twice", async () => {
@@ -104,7 +132,10 @@ describe("ctx.ask", () => {
     const id = opened.data.request_id as number;
     expect(await h.service.getRequest(id)).toMatchObject({ pending: true });
     await h.service.answerRequest(id, { option_id: "no" });
-    const second = await h.waitEvent("request.opened", (e) => e.run_id === run_id && e.data.ordinal === 2);
+    const second = await h.waitEvent(
+      "request.opened",
+      (e) => e.run_id === run_id && e.data.ordinal === 2,
+    );
     await h.service.answerRequest(second.data.request_id as number, { value: { why: "later" } });
     const done = await h.waitEvent("run.completed", (e) => e.run_id === run_id);
     expect(done.data.output).toEqual({ choice: "no", note: { why: "later" } });

@@ -33,7 +33,8 @@ describe("dispatch", () => {
     });
     h.register(wf);
     const ids = [];
-    for (let i = 0; i < 6; i++) ids.push((await h.service.submitRun("busy", { title: `r${i}` })).run_id);
+    for (let i = 0; i < 6; i++)
+      ids.push((await h.service.submitRun("busy", { title: `r${i}` })).run_id);
     await h.waitFor(() => h.named("run.completed").length === 6, "six runs");
     expect(peak).toBe(2);
     const health = await h.service.health();

@@ -24,8 +24,18 @@ describe("failure policy", () => {
     expect(done.data.output).toBe("ok");
     const failed = h.named("task.failed", run_id);
     expect(failed.map((e) => e.data)).toEqual([
-      expect.objectContaining({ attempt: 1, error: "Error: boom 1", retryable: true, will_retry: true }),
-      expect.objectContaining({ attempt: 2, error: "Error: boom 2", retryable: true, will_retry: true }),
+      expect.objectContaining({
+        attempt: 1,
+        error: "Error: boom 1",
+        retryable: true,
+        will_retry: true,
+      }),
+      expect.objectContaining({
+        attempt: 2,
+        error: "Error: boom 2",
+        retryable: true,
+        will_retry: true,
+      }),
     ]);
     const detail = await h.service.getRun(run_id);
     expect(detail.tasks!.map((t) => [t.attempt, t.status])).toEqual([
@@ -86,11 +96,14 @@ describe("failure policy", () => {
     h = await startHarness();
     let calls = 0;
     const wf = workflow("slow");
-    wf.node({ start: true, timeout: 0.05, retries: 1 }, async function a({}: any, _p: unknown, ctx: any) {
-      calls += 1;
-      if (calls === 1) await new Promise((r) => ctx.signal.addEventListener("abort", r));
-      return calls;
-    });
+    wf.node(
+      { start: true, timeout: 0.05, retries: 1 },
+      async function a({}: any, _p: unknown, ctx: any) {
+        calls += 1;
+        if (calls === 1) await new Promise((r) => ctx.signal.addEventListener("abort", r));
+        return calls;
+      },
+    );
     h.register(wf);
     const { run_id } = await h.service.submitRun("slow", { title: "t" });
     const done = await h.waitEvent("run.completed", (e) => e.run_id === run_id);

@@ -43,8 +43,17 @@ describe("a chain", () => {
       "run.completed",
     ]);
     const enq = h.named("task.enqueued", run_id);
-    expect(enq[0].data).toMatchObject({ reason: "start", node: "a", payload_present: true, from_task: null });
-    expect(enq[1].data).toMatchObject({ reason: "transition", node: "b", from_task: enq[0].task_id });
+    expect(enq[0].data).toMatchObject({
+      reason: "start",
+      node: "a",
+      payload_present: true,
+      from_task: null,
+    });
+    expect(enq[1].data).toMatchObject({
+      reason: "transition",
+      node: "b",
+      from_task: enq[0].task_id,
+    });
     const detail = await h.service.getRun(run_id);
     expect(detail.status).toBe("completed");
     expect(detail.output).toBe(50);
@@ -194,7 +203,10 @@ describe("fan-out and join", () => {
     expect(String(failed.data.error)).toContain("2 of 3");
     expect((await h.service.getRun(run_id)).status).toBe("failed");
     const graph = await h.service.runGraph(run_id);
-    expect(graph.nodes.find((n) => n.name === "gather")?.arrivals).toEqual({ arrived: 2, count: 3 });
+    expect(graph.nodes.find((n) => n.name === "gather")?.arrivals).toEqual({
+      arrived: 2,
+      count: 3,
+    });
   });
 
   it("an empty list ends the branch without output", async () => {

@@ -34,7 +34,9 @@ describe("run operations", () => {
     const detail = await h.service.editRun(run_id, { title: "new" });
     expect(detail).toMatchObject({ title: "new", description: "d" });
     await h.service.editRun(run_id, {});
-    expect(h.named("run.updated", run_id).map((e) => e.data)).toEqual([{ changed: { title: "new" } }]);
+    expect(h.named("run.updated", run_id).map((e) => e.data)).toEqual([
+      { changed: { title: "new" } },
+    ]);
     hold.open();
     // the start payload is not rewritten by the edit
     await h.waitEvent("run.completed", (e) => e.run_id === run_id);
@@ -50,7 +52,9 @@ describe("run operations", () => {
     const ok = await h.service.cancelRun(run_id);
     expect(ok).toEqual({ ok: true, note: "Stopped 1 attempt." });
     await h.waitFor(() => aborted() === 1, "body aborted");
-    expect(h.named("run.cancelled", run_id)[0].data).toEqual({ cancelled_tasks: [started.task_id] });
+    expect(h.named("run.cancelled", run_id)[0].data).toEqual({
+      cancelled_tasks: [started.task_id],
+    });
     expect(h.named("task.cancelled", run_id)[0].data).toEqual({
       from: "in_progress",
       node: "a",
@@ -59,7 +63,10 @@ describe("run operations", () => {
     const run = await h.service.getRun(run_id);
     expect(run.status).toBe("cancelled");
     expect(run.tasks![0].status).toBe("cancelled");
-    await expect(h.service.cancelRun(run_id)).rejects.toMatchObject({ code: "conflict", status: 409 });
+    await expect(h.service.cancelRun(run_id)).rejects.toMatchObject({
+      code: "conflict",
+      status: 409,
+    });
     await h.waitFor(() => h.engine.registry.pools.get("default")!.inFlight === 0, "slot freed");
   });
 
@@ -119,7 +126,9 @@ describe("task operations", () => {
     const retry = await h.service.getTask(task_id);
     expect(retry).toMatchObject({ node: "a", attempt: 2, created: dead.created, status: "done" });
     expect(retry.lineage).toMatchObject({ reason: "manual_retry", parent: dead.id });
-    expect(h.named("run.updated", run_id).map((e) => e.data)).toEqual([{ changed: { status: "running" } }]);
+    expect(h.named("run.updated", run_id).map((e) => e.data)).toEqual([
+      { changed: { status: "running" } },
+    ]);
   });
 
   it("retry while the task is still going is a conflict", async () => {
@@ -156,8 +165,16 @@ describe("task operations", () => {
     });
     const { task_id } = await h.service.moveTask(started.task_id!, { node: "b" });
     const done = await h.waitEvent("run.completed", (e) => e.run_id === run_id);
-    expect(done.data).toMatchObject({ node: "b", task_id, output: { title: "moved", description: "" } });
-    expect(h.named("task.moved", run_id)[0].data).toEqual({ new_task_id: task_id, node: "a", to: "b" });
+    expect(done.data).toMatchObject({
+      node: "b",
+      task_id,
+      output: { title: "moved", description: "" },
+    });
+    expect(h.named("task.moved", run_id)[0].data).toEqual({
+      new_task_id: task_id,
+      node: "a",
+      to: "b",
+    });
     expect(h.named("task.cancelled", run_id)[0].data.reason).toBe("move");
   });
 
@@ -187,8 +204,13 @@ describe("task operations", () => {
     const rerun = await h.service.getTask(task_id);
     expect(rerun.attempt).toBe(2);
     expect(rerun.lineage).toMatchObject({ reason: "rerun" });
-    await expect(h.service.rerun(run_id, { node: "zzz" })).rejects.toMatchObject({ code: "unknown_node" });
-    await h.waitFor(async () => (await h.service.getRun(run_id)).status === "completed", "re-completed");
+    await expect(h.service.rerun(run_id, { node: "zzz" })).rejects.toMatchObject({
+      code: "unknown_node",
+    });
+    await h.waitFor(
+      async () => (await h.service.getRun(run_id)).status === "completed",
+      "re-completed",
+    );
   });
 
   it("set status writes ready, cancelled and dead_letter with their events", async () => {
@@ -207,7 +229,11 @@ describe("task operations", () => {
     await h.service.setTaskStatus(task.id, { status: "ready" });
     const done = await h.waitEvent("run.completed", (e) => e.run_id === run_id);
     expect(done.task_id).toBe(task.id);
-    expect(h.named("task.status_set", run_id)[0].data).toEqual({ from: "dead_letter", node: "a", to: "ready" });
+    expect(h.named("task.status_set", run_id)[0].data).toEqual({
+      from: "dead_letter",
+      node: "a",
+      to: "ready",
+    });
     const enq = h.named("task.enqueued", run_id).filter((e) => e.data.reason === "set_status");
     expect(enq).toHaveLength(1);
     await h.service.setTaskStatus(task.id, { status: "dead_letter" });

@@ -42,7 +42,9 @@ afterEach(async () => {
 });
 
 describe("recovery", () => {
-  it("a SIGKILL mid-load loses no run and applies no transition twice", { timeout: 60_000 }, async () => {
+  it("a SIGKILL mid-load loses no run and applies no transition twice", {
+    timeout: 60_000,
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), "ym-crash-"));
     const file = join(dir, "store.db");
     const runs = 120;
@@ -82,7 +84,11 @@ describe("recovery", () => {
       const wf = workflow("stoppable");
       wf.node({ start: true }, async function a({}: any, _p: unknown, ctx: any) {
         calls += 1;
-        if (calls === 1) await Promise.race([hold.promise, new Promise((r) => ctx.signal.addEventListener("abort", r))]);
+        if (calls === 1)
+          await Promise.race([
+            hold.promise,
+            new Promise((r) => ctx.signal.addEventListener("abort", r)),
+          ]);
         return calls;
       });
       return wf;
@@ -93,7 +99,10 @@ describe("recovery", () => {
     const started = await h.waitEvent("task.started", (e) => e.run_id === run_id);
     const interrupted = await h.engine.stop();
     expect(interrupted).toEqual([started.task_id]);
-    expect(h.named("engine.stopping")[0]).toMatchObject({ run_id: null, data: { task_ids: [started.task_id] } });
+    expect(h.named("engine.stopping")[0]).toMatchObject({
+      run_id: null,
+      data: { task_ids: [started.task_id] },
+    });
     await h.store.close();
     h = await startHarness({ dir, start: false });
     h.register(define());

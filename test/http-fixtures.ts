@@ -85,7 +85,11 @@ export function fixtureService(calls: Call[] = []): OperatorService {
   const log = (name: string, ...args: unknown[]) => calls.push([name, ...args]);
   return {
     startedAt: new Date(NOW),
-    health: async () => ({ ok: true, version: "0.1.0", pools: { default: { capacity: 4, in_flight: 1 } } }),
+    health: async () => ({
+      ok: true,
+      version: "0.1.0",
+      pools: { default: { capacity: 4, in_flight: 1 } },
+    }),
     listWorkflows: async () => [workflowOut],
     getWorkflow: async (name) => {
       if (name !== "triage") throw notFound("Workflow", name);
@@ -114,7 +118,9 @@ export function fixtureService(calls: Call[] = []): OperatorService {
     moveTask: async (id, body) => (needTask(id), log("moveTask", body), { task_id: 9 }),
     retryTask: async (id) => (needTask(id), { task_id: 10 }),
     setTaskStatus: async (id, body) => (needTask(id), log("setTaskStatus", body), { ok: true }),
-    taskStream: async (id, query) => (needTask(id), log("taskStream", query), { chunks: [], last_seq: 0, live: true }),
+    taskStream: async (id, query) => (
+      needTask(id), log("taskStream", query), { chunks: [], last_seq: 0, live: true }
+    ),
     listRequests: async (query) => (log("listRequests", query), [request]),
     getRequest: async (id) => (needRequest(id), request),
     answerRequest: async (id, body) => (needRequest(id), log("answerRequest", body), request),
@@ -131,7 +137,15 @@ export class ArrayFeed implements EventFeed {
   emit(name: string, extra: Partial<EventRecord> = {}): EventRecord {
     const ephemeral = name === "task.stream";
     const id = ephemeral ? null : this.stored.length + 1;
-    const event: EventRecord = { id, name, created: Date.now(), run_id: RUN_ID, task_id: null, data: {}, ...extra };
+    const event: EventRecord = {
+      id,
+      name,
+      created: Date.now(),
+      run_id: RUN_ID,
+      task_id: null,
+      data: {},
+      ...extra,
+    };
     if (!ephemeral) this.stored.push(event);
     this.bus.publish([event]);
     return event;

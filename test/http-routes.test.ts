@@ -63,7 +63,12 @@ describe("operator routes", () => {
   });
 
   it("answers 404 not_found for unknown ids, from the service", async () => {
-    for (const path of ["/api/runs/nope", "/api/tasks/99", "/api/requests/99", "/api/workflows/x"]) {
+    for (const path of [
+      "/api/runs/nope",
+      "/api/tasks/99",
+      "/api/requests/99",
+      "/api/workflows/x",
+    ]) {
       const res = await call("GET", path);
       expect(res.status).toBe(404);
       expect(Object.keys(res.body).sort()).toEqual(["code", "error"]);

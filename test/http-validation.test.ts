@@ -71,7 +71,9 @@ describe("validation failures", () => {
 
   it("names an absent field and an absent body as missing", async () => {
     const noTitle = await call("POST", "/api/workflows/triage/runs", {});
-    expect(noTitle.body.errors).toEqual([{ loc: ["body", "title"], msg: "Field required", type: "missing" }]);
+    expect(noTitle.body.errors).toEqual([
+      { loc: ["body", "title"], msg: "Field required", type: "missing" },
+    ]);
     const noBody = await call("POST", "/api/workflows/triage/runs");
     expect(noBody.status).toBe(422);
     expect(noBody.body.errors).toEqual([{ loc: ["body"], msg: "Field required", type: "missing" }]);
@@ -89,11 +91,18 @@ describe("bodies that are not JSON or too large", () => {
   it("answers 400 for malformed JSON", async () => {
     const res = await call("POST", "/api/workflows/triage/runs", '{"title": ');
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: "validation", errors: [{ loc: ["body"], type: "json_invalid" }] });
+    expect(res.body).toMatchObject({
+      code: "validation",
+      errors: [{ loc: ["body"], type: "json_invalid" }],
+    });
   });
 
   it("answers 400 for a prototype-poisoning body", async () => {
-    const res = await call("POST", "/api/workflows/triage/runs", '{"title":"x","__proto__":{"a":1}}');
+    const res = await call(
+      "POST",
+      "/api/workflows/triage/runs",
+      '{"title":"x","__proto__":{"a":1}}',
+    );
     expect(res.status).toBe(400);
   });
 

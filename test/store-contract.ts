@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe } from "vitest";
 import type { Store } from "../src/engine/store.ts";
 import { claimsContract } from "./store-contract/claims.ts";
 import type { ContractOptions, Harness } from "./store-contract/fixtures.ts";
+import { joinsContract } from "./store-contract/joins-and-registrations.ts";
 import { lifecycleContract } from "./store-contract/lifecycle.ts";
 import { recordsContract } from "./store-contract/records.ts";
 import { runsContract } from "./store-contract/runs.ts";
@@ -42,6 +43,7 @@ export function storeContract(
     claimsContract(harness);
     transactContract(harness);
     recordsContract(harness);
+    joinsContract(harness);
     streamsContract(harness);
     lifecycleContract(harness);
   });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { StoreWriter } from "../src/engine/store.ts";
+import { CLAIM_TASKS } from "../src/stores/sqlite/claims.ts";
 import {
   MIGRATIONS,
   migrate,
@@ -13,9 +14,8 @@ import {
   type SqliteStore,
   schemaVersion,
 } from "../src/stores/sqlite/index.ts";
-import { CLAIM_TASKS } from "../src/stores/sqlite/claims.ts";
-import { storeContract } from "./store-contract.ts";
 import { runInput, taskInput } from "./store-contract/fixtures.ts";
+import { storeContract } from "./store-contract.ts";
 
 const dirs: string[] = [];
 function freshDir(): string {
@@ -65,7 +65,10 @@ describe("sqlite store", () => {
     const written = await first.transact(async (tx) => {
       const run = await tx.insertRun(runInput({ workflow: "w" }));
       const task = await tx.insertTask(taskInput(run.id, { payload: { deep: [1, { x: null }] } }));
-      const events = await tx.appendEvents([{ name: "run.created", run_id: run.id, task_id: null, data: { a: 1 } }], 9);
+      const events = await tx.appendEvents(
+        [{ name: "run.created", run_id: run.id, task_id: null, data: { a: 1 } }],
+        9,
+      );
       return { run, task, events };
     });
     await first.close();

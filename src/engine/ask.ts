@@ -67,7 +67,11 @@ async function park(h: AttemptHandle, req: RequestRecord): Promise<boolean> {
       { status: "waiting", waiting_since: work.now },
       { status: ["in_progress", "waiting"], claim: h.live.claim },
     );
-    if (parked) work.emit("task.waiting", h.task.run_id, h.task.id, { node: h.task.node, request_id: req.id });
+    if (parked)
+      work.emit("task.waiting", h.task.run_id, h.task.id, {
+        node: h.task.node,
+        request_id: req.id,
+      });
     return parked !== null;
   });
 }
@@ -100,7 +104,11 @@ function answerOf(h: AttemptHandle, requestId: number): Promise<void> {
   });
 }
 
-export async function askPerson(h: AttemptHandle, opts: AskOptions, ordinal: number): Promise<unknown> {
+export async function askPerson(
+  h: AttemptHandle,
+  opts: AskOptions,
+  ordinal: number,
+): Promise<unknown> {
   const req = await openRequest(h, opts, ordinal);
   if (req.answered_by) return req.answer;
   signalCheck(h);

@@ -98,7 +98,11 @@ export class Dispatcher {
         for (const task of tasks) {
           let run = (await work.tx.getRun(task.run_id))!;
           if (run.status === "queued") {
-            run = await work.tx.updateRun(run.id, { status: "running", started: true, updated: work.now });
+            run = await work.tx.updateRun(run.id, {
+              status: "running",
+              started: true,
+              updated: work.now,
+            });
             work.emit("run.started", run.id, task.id, { node: task.node, task_id: task.id });
           }
           work.emit("task.started", run.id, task.id, { attempt: task.attempt, node: task.node });

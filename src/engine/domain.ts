@@ -4,7 +4,14 @@
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-export const RUN_STATUSES = ["queued", "running", "paused", "completed", "failed", "cancelled"] as const;
+export const RUN_STATUSES = [
+  "queued",
+  "running",
+  "paused",
+  "completed",
+  "failed",
+  "cancelled",
+] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ["completed", "failed", "cancelled"];
 

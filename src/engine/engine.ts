@@ -5,12 +5,13 @@
 // (`engine.recovered`) and will run again, since their outcome was never committed. `stop()`
 // stops claiming, interrupts live attempts without writing their rows (`engine.stopping`),
 // and waits for them (bounded); the next start recovers them the same way.
+
+import { askPerson } from "./ask.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
 import { Dispatcher } from "./dispatcher.ts";
 import { EventBus } from "./event-bus.ts";
-import { askPerson } from "./ask.ts";
 import { Interrupt } from "./interrupt.ts";
-import { type NodeDefaults, Registry, type RegisteredWorkflow } from "./registry.ts";
+import { type NodeDefaults, type RegisteredWorkflow, Registry } from "./registry.ts";
 import type { Store } from "./store.ts";
 import type { ContextExtensions } from "./task-context.ts";
 import { UnitOfWork } from "./unit-of-work.ts";

@@ -15,7 +15,11 @@ export interface AttemptHandle {
 }
 
 export interface ContextExtensions {
-  ask?(handle: AttemptHandle, opts: Parameters<TaskContext["ask"]>[0], ordinal: number): Promise<unknown>;
+  ask?(
+    handle: AttemptHandle,
+    opts: Parameters<TaskContext["ask"]>[0],
+    ordinal: number,
+  ): Promise<unknown>;
   agent?(handle: AttemptHandle, opts: Record<string, unknown>): Promise<unknown>;
 }
 

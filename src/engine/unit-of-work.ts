@@ -9,7 +9,12 @@ export interface Work {
   readonly tx: StoreWriter;
   /** The transaction's clock: one instant for every row and event it writes. */
   readonly now: number;
-  emit(name: string, runId: string | null, taskId: number | null, data: Record<string, unknown>): void;
+  emit(
+    name: string,
+    runId: string | null,
+    taskId: number | null,
+    data: Record<string, unknown>,
+  ): void;
   /** How many events were emitted so far; pass it to `emitAt` to place an event earlier. */
   mark(): number;
   emitAt(

@@ -10,7 +10,14 @@ import { requireRun, requireTask } from "./operations/shared.ts";
 import * as tasks from "./operations/tasks.ts";
 import type * as S from "./schemas/index.ts";
 import { runGraph } from "./views/graph.ts";
-import { chunkView, eventView, logView, requestView, submissionView, taskView } from "./views/records.ts";
+import {
+  chunkView,
+  eventView,
+  logView,
+  requestView,
+  submissionView,
+  taskView,
+} from "./views/records.ts";
 import { type RunFacts, runDetail, runSummary } from "./views/runs.ts";
 import { workflowView } from "./views/workflows.ts";
 
@@ -61,7 +68,10 @@ export class EngineOperatorService implements OperatorService {
     return workflowView(wf, this.engine.registry.pools.get(wf.pool)!);
   }
 
-  async submitRun(workflow: string, body: { title: string; description?: string }): Promise<S.Created> {
+  async submitRun(
+    workflow: string,
+    body: { title: string; description?: string },
+  ): Promise<S.Created> {
     return { run_id: await runs.submitRun(this.engine, workflow, body) };
   }
 
@@ -134,7 +144,8 @@ export class EngineOperatorService implements OperatorService {
   async runGraph(runId: string): Promise<S.GraphOut> {
     const run = await requireRun(this.store, runId);
     const wf = this.engine.registry.workflows.get(run.workflow);
-    if (!wf) throw new ServiceError("unknown_workflow", `Workflow ${run.workflow} is not registered.`);
+    if (!wf)
+      throw new ServiceError("unknown_workflow", `Workflow ${run.workflow} is not registered.`);
     const all = await this.store.listTasks({ run_id: runId });
     return runGraph(wf.graph, all, await this.store.listArrivals(runId));
   }

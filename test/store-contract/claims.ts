@@ -35,7 +35,14 @@ export function claimsContract(h: Harness): void {
 
     it("skips paused and ended runs and tasks that are not ready", async () => {
       const eligible: number[] = [];
-      const statuses: RunStatus[] = ["queued", "paused", "running", "completed", "failed", "cancelled"];
+      const statuses: RunStatus[] = [
+        "queued",
+        "paused",
+        "running",
+        "completed",
+        "failed",
+        "cancelled",
+      ];
       for (const status of statuses) {
         const run = await addRun(h.store, { workflow: "w", status });
         const task = await addTask(h.store, run.id);

@@ -9,15 +9,32 @@ async function populate(store: Store, workflow = "w") {
     const run = await tx.insertRun(runInput({ workflow }));
     const task = await tx.insertTask(taskInput(run.id));
     const log = await tx.appendLog({
-      run_id: run.id, node: "start", task_id: task.id, author: "engine", kind: "note", text: "n", created: 1,
+      run_id: run.id,
+      node: "start",
+      task_id: task.id,
+      author: "engine",
+      kind: "note",
+      text: "n",
+      created: 1,
     });
     const request = await tx.insertRequest(requestInput(run.id, task.id));
     const submission = await tx.insertSubmission({ task_id: task.id, created: 1, payload: {} });
     await tx.insertArrival({
-      run_id: run.id, join: "j", fanout: task.id, index: 0, count: 1, task_id: task.id, key: null, value: 1, join_task: null,
+      run_id: run.id,
+      join: "j",
+      fanout: task.id,
+      index: 0,
+      count: 1,
+      task_id: task.id,
+      key: null,
+      value: 1,
+      join_task: null,
     });
     await tx.appendChunks(task.id, [{ kind: "text", text: "x" }], 1);
-    const [event] = await tx.appendEvents([{ name: "run.created", run_id: run.id, task_id: null, data: {} }], 1);
+    const [event] = await tx.appendEvents(
+      [{ name: "run.created", run_id: run.id, task_id: null, data: {} }],
+      1,
+    );
     return { run, task, log, request, submission, event: event.id! };
   });
 }

@@ -1,6 +1,6 @@
-// The work log, submissions, requests, join arrivals and registrations.
+// The work log, submissions and requests.
 import { describe, expect, it } from "vitest";
-import type { ArrivalRecord, LogRecord } from "../../src/engine/domain.ts";
+import type { LogRecord } from "../../src/engine/domain.ts";
 import { addRun, addTask, type Harness, requestInput } from "./fixtures.ts";
 
 export function recordsContract(h: Harness): void {
@@ -10,16 +10,40 @@ export function recordsContract(h: Harness): void {
       const other = await addRun(h.store);
       const task = await addTask(h.store, run.id);
       const entries: Array<Omit<LogRecord, "id">> = [
-        { run_id: run.id, node: "start", task_id: task.id, author: "agent", kind: "deliverable", text: "# Report\n", created: 5 },
-        { run_id: other.id, node: "start", task_id: null, author: "user", kind: "note", text: "elsewhere", created: 6 },
-        { run_id: run.id, node: "review", task_id: null, author: "engine", kind: null, text: "", created: 7 },
+        {
+          run_id: run.id,
+          node: "start",
+          task_id: task.id,
+          author: "agent",
+          kind: "deliverable",
+          text: "# Report\n",
+          created: 5,
+        },
+        {
+          run_id: other.id,
+          node: "start",
+          task_id: null,
+          author: "user",
+          kind: "note",
+          text: "elsewhere",
+          created: 6,
+        },
+        {
+          run_id: run.id,
+          node: "review",
+          task_id: null,
+          author: "engine",
+          kind: null,
+          text: "",
+          created: 7,
+        },
       ];
       const stored = await h.store.transact(async (tx) => {
         const out: LogRecord[] = [];
         for (const entry of entries) out.push(await tx.appendLog(entry));
         return out;
       });
-      stored.forEach((record, i) => expect(record).toStrictEqual({ ...entries[i], id: record.id }));
+      expect(stored).toStrictEqual(entries.map((entry, i) => ({ ...entry, id: stored[i].id })));
       expect(stored[1].id).toBeGreaterThan(stored[0].id);
       expect(await h.store.listLog(run.id)).toStrictEqual([stored[0], stored[2]]);
       expect(await h.store.listLog("none")).toEqual([]);
@@ -30,11 +54,20 @@ export function recordsContract(h: Harness): void {
       const a = await addTask(h.store, run.id);
       const b = await addTask(h.store, run.id);
       const [s1, s2, s3] = await h.store.transact(async (tx) => [
-        await tx.insertSubmission({ task_id: a.id, created: 1, payload: { answer: [1, { x: null }] } }),
+        await tx.insertSubmission({
+          task_id: a.id,
+          created: 1,
+          payload: { answer: [1, { x: null }] },
+        }),
         await tx.insertSubmission({ task_id: b.id, created: 2, payload: "text" }),
         await tx.insertSubmission({ task_id: a.id, created: 3, payload: null }),
       ]);
-      expect(s1).toStrictEqual({ id: s1.id, task_id: a.id, created: 1, payload: { answer: [1, { x: null }] } });
+      expect(s1).toStrictEqual({
+        id: s1.id,
+        task_id: a.id,
+        created: 1,
+        payload: { answer: [1, { x: null }] },
+      });
       expect(await h.store.listSubmissions(a.id)).toStrictEqual([s1, s3]);
       expect(await h.store.listSubmissions(b.id)).toStrictEqual([s2]);
     });
@@ -49,7 +82,10 @@ export function recordsContract(h: Harness): void {
         mode: "options",
         source: "agent",
         ordinal: null,
-        options: [{ option_id: "allow", name: "Allow", kind: "allow_once" }, { option_id: "deny", name: "Deny", kind: null }],
+        options: [
+          { option_id: "allow", name: "Allow", kind: "allow_once" },
+          { option_id: "deny", name: "Deny", kind: null },
+        ],
         schema: { type: "object", properties: { ok: { type: "boolean" } } },
         tool_call: { title: "rm -rf", args: ["-r", null] },
       });
@@ -61,7 +97,9 @@ export function recordsContract(h: Harness): void {
       expect(answered).toStrictEqual({ ...request, ...patch });
       expect(await h.store.getRequest(request.id)).toStrictEqual(answered);
       expect(await h.store.getRequest(request.id + 1000)).toBeNull();
-      await expect(h.store.transact((tx) => tx.updateRequest(request.id + 1000, { stale: true }))).rejects.toThrow();
+      await expect(
+        h.store.transact((tx) => tx.updateRequest(request.id + 1000, { stale: true })),
+      ).rejects.toThrow();
     });
 
     it("filters by run, task and pending", async () => {
@@ -72,67 +110,28 @@ export function recordsContract(h: Harness): void {
       const tb = await addTask(h.store, b.id);
       const [open, answered, stale, other, second] = await h.store.transact(async (tx) => [
         await tx.insertRequest(requestInput(a.id, ta.id)),
-        await tx.insertRequest(requestInput(a.id, ta.id, { answered_by: "engine", answer: "no", answered: 3 })),
+        await tx.insertRequest(
+          requestInput(a.id, ta.id, { answered_by: "engine", answer: "no", answered: 3 }),
+        ),
         await tx.insertRequest(requestInput(a.id, ta.id, { stale: true })),
         await tx.insertRequest(requestInput(b.id, tb.id)),
         await tx.insertRequest(requestInput(a.id, ta2.id, { answer: null })),
       ]);
       const ids = async (filter?: object) => (await h.store.listRequests(filter)).map((r) => r.id);
       expect(await ids()).toEqual([open.id, answered.id, stale.id, other.id, second.id]);
-      expect(await ids({ pending: false })).toEqual([open.id, answered.id, stale.id, other.id, second.id]);
+      expect(await ids({ pending: false })).toEqual([
+        open.id,
+        answered.id,
+        stale.id,
+        other.id,
+        second.id,
+      ]);
       expect(await ids({ pending: true })).toEqual([open.id, other.id, second.id]);
       expect(await ids({ run_id: a.id })).toEqual([open.id, answered.id, stale.id, second.id]);
       expect(await ids({ run_id: a.id, pending: true })).toEqual([open.id, second.id]);
       expect(await ids({ task_id: ta.id })).toEqual([open.id, answered.id, stale.id]);
       expect(await ids({ task_id: ta.id, pending: true })).toEqual([open.id]);
       expect(await ids({ run_id: b.id, task_id: ta.id })).toEqual([]);
-    });
-  });
-
-  describe("arrivals", () => {
-    it("lists by fan-out then index, filters, and records the join task", async () => {
-      const run = await addRun(h.store);
-      const other = await addRun(h.store);
-      const arrival = (over: Partial<ArrivalRecord>): ArrivalRecord => ({
-        run_id: run.id, join: "merge", fanout: 10, index: 0, count: 2, task_id: 1, key: null, value: null, join_task: null, ...over,
-      });
-      const a = arrival({ index: 1, task_id: 12, key: { file: "b" }, value: [1, { v: true }] });
-      const b = arrival({ index: 0, task_id: 11, key: "a", value: null });
-      const c = arrival({ fanout: 5, index: 0, count: 1, task_id: 7, value: "only" });
-      const d = arrival({ join: "other", fanout: 20, index: 0, task_id: 13 });
-      const e = arrival({ run_id: other.id, task_id: 14 });
-      await h.store.transact(async (tx) => {
-        for (const item of [a, b, c, d, e]) await tx.insertArrival(item);
-      });
-      expect(await h.store.listArrivals(run.id)).toStrictEqual([c, b, a, d]);
-      expect(await h.store.listArrivals(run.id, "merge")).toStrictEqual([c, b, a]);
-      expect(await h.store.listArrivals(run.id, "merge", 10)).toStrictEqual([b, a]);
-      expect(await h.store.listArrivals(run.id, "nope")).toEqual([]);
-      await h.store.transact((tx) => tx.setJoinTask(run.id, "merge", 10, 99));
-      const joined = await h.store.listArrivals(run.id);
-      expect(joined).toStrictEqual([c, { ...b, join_task: 99 }, { ...a, join_task: 99 }, d]);
-      expect(await h.store.listArrivals(other.id)).toStrictEqual([e]);
-    });
-  });
-
-  describe("registrations", () => {
-    it("keeps registration order across replace and delete", async () => {
-      const put = (workflow: string, target: string | null, pool: string) =>
-        h.store.transact((tx) => tx.putRegistration({ workflow, target, pool }));
-      const a = await put("alpha", "./a.ts", "default");
-      const b = await put("beta", null, "gpu");
-      const c = await put("gamma", "./c.ts", "default");
-      expect(b.seq).toBeGreaterThan(a.seq);
-      expect(c.seq).toBeGreaterThan(b.seq);
-      const replaced = await put("alpha", null, "gpu");
-      expect(replaced).toStrictEqual({ workflow: "alpha", target: null, pool: "gpu", seq: a.seq });
-      expect(await h.store.listRegistrations()).toStrictEqual([replaced, b, c]);
-      await h.store.transact((tx) => tx.deleteRegistration("beta"));
-      const d = await put("delta", "./d.ts", "default");
-      expect(d.seq).toBeGreaterThan(c.seq);
-      expect(await h.store.listRegistrations()).toStrictEqual([replaced, c, d]);
-      await h.store.transact((tx) => tx.deleteRegistration("missing"));
-      expect(await h.store.listRegistrations()).toHaveLength(3);
     });
   });
 }

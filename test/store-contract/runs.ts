@@ -36,22 +36,48 @@ export function runsContract(h: Harness): void {
       expect(await h.store.getRun(run.id)).toStrictEqual(updated);
       const unchanged = await h.store.transact((tx) => tx.updateRun(run.id, {}));
       expect(unchanged).toStrictEqual(updated);
-      await expect(h.store.transact((tx) => tx.updateRun("missing", { title: "x" }))).rejects.toThrow();
+      await expect(
+        h.store.transact((tx) => tx.updateRun("missing", { title: "x" })),
+      ).rejects.toThrow();
     });
 
     it("moves a run to an index and renumbers 1..n", async () => {
-      const [a, b, c, d, e] = await Promise.all(
-        [1, 2, 3, 4, 5].map(() => addRun(h.store)),
-      ).then((runs) => runs.sort((x, y) => x.position - y.position).map((r) => r.id));
+      const [a, b, c, d, e] = await Promise.all([1, 2, 3, 4, 5].map(() => addRun(h.store))).then(
+        (runs) => runs.sort((x, y) => x.position - y.position).map((r) => r.id),
+      );
       const move = (id: string, index: number) => h.store.transact((tx) => tx.moveRun(id, index));
       expect((await move(d, 0)).position).toBe(1);
-      expect(await dispatchList(h.store)).toEqual([[d, 1], [a, 2], [b, 3], [c, 4], [e, 5]]);
+      expect(await dispatchList(h.store)).toEqual([
+        [d, 1],
+        [a, 2],
+        [b, 3],
+        [c, 4],
+        [e, 5],
+      ]);
       expect((await move(d, 3)).position).toBe(4);
-      expect(await dispatchList(h.store)).toEqual([[a, 1], [b, 2], [c, 3], [d, 4], [e, 5]]);
+      expect(await dispatchList(h.store)).toEqual([
+        [a, 1],
+        [b, 2],
+        [c, 3],
+        [d, 4],
+        [e, 5],
+      ]);
       expect((await move(a, 2)).position).toBe(3);
-      expect(await dispatchList(h.store)).toEqual([[b, 1], [c, 2], [a, 3], [d, 4], [e, 5]]);
+      expect(await dispatchList(h.store)).toEqual([
+        [b, 1],
+        [c, 2],
+        [a, 3],
+        [d, 4],
+        [e, 5],
+      ]);
       expect((await move(c, 2)).position).toBe(3);
-      expect(await dispatchList(h.store)).toEqual([[b, 1], [a, 2], [c, 3], [d, 4], [e, 5]]);
+      expect(await dispatchList(h.store)).toEqual([
+        [b, 1],
+        [a, 2],
+        [c, 3],
+        [d, 4],
+        [e, 5],
+      ]);
     });
 
     it("clamps the move index into the list", async () => {
@@ -60,11 +86,23 @@ export function runsContract(h: Harness): void {
       const c = await addRun(h.store);
       const move = (id: string, index: number) => h.store.transact((tx) => tx.moveRun(id, index));
       expect((await move(a.id, 99)).position).toBe(3);
-      expect(await dispatchList(h.store)).toEqual([[b.id, 1], [c.id, 2], [a.id, 3]]);
+      expect(await dispatchList(h.store)).toEqual([
+        [b.id, 1],
+        [c.id, 2],
+        [a.id, 3],
+      ]);
       expect((await move(a.id, -5)).position).toBe(1);
-      expect(await dispatchList(h.store)).toEqual([[a.id, 1], [b.id, 2], [c.id, 3]]);
+      expect(await dispatchList(h.store)).toEqual([
+        [a.id, 1],
+        [b.id, 2],
+        [c.id, 3],
+      ]);
       expect((await move(b.id, 1)).position).toBe(2);
-      expect(await dispatchList(h.store)).toEqual([[a.id, 1], [b.id, 2], [c.id, 3]]);
+      expect(await dispatchList(h.store)).toEqual([
+        [a.id, 1],
+        [b.id, 2],
+        [c.id, 3],
+      ]);
       const moved = await move(c.id, 0);
       expect(moved).toStrictEqual({ ...c, position: 1 });
     });
@@ -75,11 +113,17 @@ export function runsContract(h: Harness): void {
       const c = await addRun(h.store);
       await h.store.transact((tx) => tx.deleteRun(b.id));
       expect(await h.store.getRun(b.id)).toBeNull();
-      expect(await dispatchList(h.store)).toEqual([[a.id, 1], [c.id, 2]]);
+      expect(await dispatchList(h.store)).toEqual([
+        [a.id, 1],
+        [c.id, 2],
+      ]);
       const d = await addRun(h.store);
       expect(d.position).toBe(3);
       await h.store.transact((tx) => tx.deleteRun(a.id));
-      expect(await dispatchList(h.store)).toEqual([[c.id, 1], [d.id, 2]]);
+      expect(await dispatchList(h.store)).toEqual([
+        [c.id, 1],
+        [d.id, 2],
+      ]);
       await h.store.transact((tx) => tx.deleteRun(d.id));
       expect(await dispatchList(h.store)).toEqual([[c.id, 1]]);
     });

@@ -9,13 +9,20 @@ export function streamsContract(h: Harness): void {
       expect(await h.store.lastEventId()).toBe(0);
       const run = await addRun(h.store);
       const batch: NewEvent[] = [
-        { name: "run.created", run_id: run.id, task_id: null, data: { title: "t", nested: { a: [1, null] } } },
+        {
+          name: "run.created",
+          run_id: run.id,
+          task_id: null,
+          data: { title: "t", nested: { a: [1, null] } },
+        },
         { name: "task.enqueued", run_id: run.id, task_id: 7, data: { payload_present: false } },
         { name: "engine.started", run_id: null, task_id: null, data: {} },
       ];
       const stored = await h.store.transact((tx) => tx.appendEvents(batch, 4242));
       expect(stored).toHaveLength(3);
-      stored.forEach((event, i) => expect(event).toStrictEqual({ ...batch[i], id: event.id, created: 4242 }));
+      expect(stored).toStrictEqual(
+        batch.map((event, i) => ({ ...event, id: stored[i].id, created: 4242 })),
+      );
       expect(stored[0].id).toBeGreaterThan(0);
       expect(stored[1].id!).toBeGreaterThan(stored[0].id!);
       expect(stored[2].id!).toBeGreaterThan(stored[1].id!);
@@ -27,9 +34,17 @@ export function streamsContract(h: Harness): void {
     it("pages with after and limit and filters by run", async () => {
       const a = await addRun(h.store);
       const b = await addRun(h.store);
-      const event = (runId: string | null, n: number): NewEvent => ({ name: "run.updated", run_id: runId, task_id: null, data: { n } });
+      const event = (runId: string | null, n: number): NewEvent => ({
+        name: "run.updated",
+        run_id: runId,
+        task_id: null,
+        data: { n },
+      });
       const stored = await h.store.transact((tx) =>
-        tx.appendEvents([event(a.id, 1), event(b.id, 2), event(a.id, 3), event(null, 4), event(a.id, 5)], 1),
+        tx.appendEvents(
+          [event(a.id, 1), event(b.id, 2), event(a.id, 3), event(null, 4), event(a.id, 5)],
+          1,
+        ),
       );
       const ns = async (query: object) => (await h.store.listEvents(query)).map((e) => e.data.n);
       expect(await ns({})).toEqual([1, 2, 3, 4, 5]);
@@ -50,16 +65,33 @@ export function streamsContract(h: Harness): void {
       const b = await addTask(h.store, run.id);
       expect(await h.store.lastChunkSeq(a.id)).toBe(0);
       const first = await h.store.transact((tx) =>
-        tx.appendChunks(a.id, [{ kind: "text", text: "Hel" }, { kind: "thought", text: "hmm" }], 10),
+        tx.appendChunks(
+          a.id,
+          [
+            { kind: "text", text: "Hel" },
+            { kind: "thought", text: "hmm" },
+          ],
+          10,
+        ),
       );
       expect(first).toStrictEqual([
         { task_id: a.id, seq: 1, kind: "text", text: "Hel", created: 10 },
         { task_id: a.id, seq: 2, kind: "thought", text: "hmm", created: 10 },
       ]);
-      const other = await h.store.transact((tx) => tx.appendChunks(b.id, [{ kind: "notice", text: "b" }], 11));
+      const other = await h.store.transact((tx) =>
+        tx.appendChunks(b.id, [{ kind: "notice", text: "b" }], 11),
+      );
       expect(other.map((c) => c.seq)).toEqual([1]);
       const more = await h.store.transact((tx) =>
-        tx.appendChunks(a.id, [{ kind: "tool_call", text: "{}" }, { kind: "tool_result", text: "" }, { kind: "text", text: "lo" }], 12),
+        tx.appendChunks(
+          a.id,
+          [
+            { kind: "tool_call", text: "{}" },
+            { kind: "tool_result", text: "" },
+            { kind: "text", text: "lo" },
+          ],
+          12,
+        ),
       );
       expect(more.map((c) => c.seq)).toEqual([3, 4, 5]);
       expect(await h.store.lastChunkSeq(a.id)).toBe(5);
@@ -72,7 +104,11 @@ export function streamsContract(h: Harness): void {
       const task = await addTask(h.store, run.id);
       const texts = ["a", "b", "c", "d", "e"];
       const all = await h.store.transact((tx) =>
-        tx.appendChunks(task.id, texts.map((text) => ({ kind: "text" as const, text })), 1),
+        tx.appendChunks(
+          task.id,
+          texts.map((text) => ({ kind: "text" as const, text })),
+          1,
+        ),
       );
       expect(await h.store.listChunks(task.id, 0, 100)).toStrictEqual(all);
       expect(await h.store.listChunks(task.id, 0, 2)).toStrictEqual(all.slice(0, 2));

@@ -43,7 +43,10 @@ export function tasksContract(h: Harness): void {
       const absent = await addTask(h.store, run.id, { payload_present: false, payload: null });
       const nul = await addTask(h.store, run.id, { payload_present: true, payload: null });
       const zero = await addTask(h.store, run.id, { payload: 0, lineage: null });
-      expect(await h.store.getTask(absent.id)).toMatchObject({ payload_present: false, payload: null });
+      expect(await h.store.getTask(absent.id)).toMatchObject({
+        payload_present: false,
+        payload: null,
+      });
       expect(await h.store.getTask(nul.id)).toMatchObject({ payload_present: true, payload: null });
       expect(await h.store.getTask(zero.id)).toMatchObject({ payload: 0, lineage: null });
     });
@@ -102,7 +105,11 @@ export function tasksContract(h: Harness): void {
       expect(claimed.claim).toBe(1);
       const complete = (claim: number) =>
         h.store.transact((tx) =>
-          tx.updateTask(task.id, { status: "done", finished: 60 }, { status: ["in_progress"], claim }),
+          tx.updateTask(
+            task.id,
+            { status: "done", finished: 60 },
+            { status: ["in_progress"], claim },
+          ),
         );
       expect(await complete(0)).toBeNull();
       expect(await complete(2)).toBeNull();

@@ -29,9 +29,18 @@ export function transactContract(h: Harness): void {
         const task = await tx.insertTask(taskInput(input.id));
         await tx.updateTask(keptTask.id, { status: "done" });
         await tx.moveRun(input.id, 0);
-        await tx.appendEvents([{ name: "run.created", run_id: input.id, task_id: null, data: {} }], 1);
+        await tx.appendEvents(
+          [{ name: "run.created", run_id: input.id, task_id: null, data: {} }],
+          1,
+        );
         await tx.appendLog({
-          run_id: input.id, node: "start", task_id: task.id, author: "engine", kind: null, text: "x", created: 1,
+          run_id: input.id,
+          node: "start",
+          task_id: task.id,
+          author: "engine",
+          kind: null,
+          text: "x",
+          created: 1,
         });
         await tx.putRegistration({ workflow: "rolled-back", target: null, pool: "default" });
         await tx.appendChunks(task.id, [{ kind: "text", text: "hi" }], 1);
@@ -63,9 +72,10 @@ export function transactContract(h: Harness): void {
         await tx.insertRun(runInput());
       });
       await settle();
-      expect(trace).toEqual(["first:start"]);
+      const whileHeld = [...trace];
       hold.open();
       await Promise.all([first, second]);
+      expect(whileHeld).toEqual(["first:start"]);
       expect(trace).toEqual(["first:start", "first:end", "second:start"]);
     });
 
@@ -87,17 +97,24 @@ export function transactContract(h: Harness): void {
       const open = h.store.transact(async (tx) => {
         await tx.insertRun(input);
         await tx.updateRun(existing.id, { title: "during" });
-        await tx.appendEvents([{ name: "run.created", run_id: input.id, task_id: null, data: {} }], 1);
+        await tx.appendEvents(
+          [{ name: "run.created", run_id: input.id, task_id: null, data: {} }],
+          1,
+        );
         inside.open();
         await release.wait;
       });
       await inside.wait;
-      expect(await h.store.getRun(input.id)).toBeNull();
-      expect((await h.store.getRun(existing.id))?.title).toBe("before");
-      expect(await h.store.listRuns()).toHaveLength(1);
-      expect(await h.store.lastEventId()).toBe(0);
-      release.open();
-      await open;
+      try {
+        expect(await h.store.getRun(input.id)).toBeNull();
+        expect((await h.store.getRun(existing.id))?.title).toBe("before");
+        expect(await h.store.listRuns()).toHaveLength(1);
+        expect(await h.store.lastEventId()).toBe(0);
+      } finally {
+        // Release even when an assertion fails, or closing the store would wait forever.
+        release.open();
+        await open;
+      }
       expect((await h.store.getRun(input.id))?.position).toBe(2);
       expect((await h.store.getRun(existing.id))?.title).toBe("during");
       expect(await h.store.lastEventId()).toBeGreaterThan(0);

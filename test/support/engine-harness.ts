@@ -19,7 +19,11 @@ export interface Harness {
   events: EventRecord[];
   errors: unknown[];
   register(wf: Workflow, pool?: string): void;
-  waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string, ms?: number): Promise<T>;
+  waitFor<T>(
+    probe: () => T | undefined | false | Promise<T | undefined | false>,
+    what: string,
+    ms?: number,
+  ): Promise<T>;
   waitEvent(name: string, match?: (e: EventRecord) => boolean, ms?: number): Promise<EventRecord>;
   named(name: string, runId?: string): EventRecord[];
   close(): Promise<void>;

@@ -1,6 +1,7 @@
 // Vitest's default output, followed by the closing line CI reads: `N passed, N failed`.
-import { DefaultReporter } from "vitest/node";
+
 import type { TestModule } from "vitest/node";
+import { DefaultReporter } from "vitest/node";
 
 export default class SummaryReporter extends DefaultReporter {
   override onTestRunEnd(

@@ -21,7 +21,10 @@ function issuesOf(errors: ErrorObject[] | null | undefined): ValidationIssue[] {
   });
 }
 
-function readAnswer(req: RequestRecord, body: { option_id?: string | null; value?: unknown }): Json {
+function readAnswer(
+  req: RequestRecord,
+  body: { option_id?: string | null; value?: unknown },
+): Json {
   if (req.mode === "options") {
     const ids = (req.options ?? []).map((o) => o.option_id);
     if (body.option_id == null || !ids.includes(body.option_id)) {
@@ -58,7 +61,10 @@ export async function answerRequest(
       throw new ServiceError("already_answered", `Request ${requestId} was already answered.`);
     }
     if (req.stale) {
-      throw new ServiceError("stale_request", `Request ${requestId} is stale: no attempt is left to take its answer.`);
+      throw new ServiceError(
+        "stale_request",
+        `Request ${requestId} is stale: no attempt is left to take its answer.`,
+      );
     }
     const answer = readAnswer(req, body);
     const answered = await work.tx.updateRequest(requestId, {

@@ -112,7 +112,10 @@ export async function resumeRun(core: EngineCore, runId: string): Promise<void> 
         status: run.status,
       });
     }
-    await work.tx.updateRun(runId, { status: run.started ? "running" : "queued", updated: work.now });
+    await work.tx.updateRun(runId, {
+      status: run.started ? "running" : "queued",
+      updated: work.now,
+    });
     work.emit("run.resumed", runId, null, {});
   });
   core.wake();

@@ -26,9 +26,13 @@ export function requireNode(core: EngineCore, run: RunRecord, node: string) {
   }
   const spec = reg.graph.nodes.get(node);
   if (!spec) {
-    throw new ServiceError("unknown_node", `Workflow ${run.workflow} has no node ${JSON.stringify(node)}.`, {
-      nodes: [...reg.graph.nodes.keys()],
-    });
+    throw new ServiceError(
+      "unknown_node",
+      `Workflow ${run.workflow} has no node ${JSON.stringify(node)}.`,
+      {
+        nodes: [...reg.graph.nodes.keys()],
+      },
+    );
   }
   return spec;
 }

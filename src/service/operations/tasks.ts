@@ -26,7 +26,15 @@ export async function rerunNode(core: EngineCore, runId: string, node: string): 
     if (spec.join && last.lineage?.arrivals) {
       const fanout = last.lineage.from_task ?? 0;
       const task = await enqueueJoin(
-        work, core.registry, open, node, fanout, last.branch, last.id, "rerun", last.attempt + 1,
+        work,
+        core.registry,
+        open,
+        node,
+        fanout,
+        last.branch,
+        last.id,
+        "rerun",
+        last.attempt + 1,
       );
       return task.id;
     }
@@ -76,9 +84,12 @@ export async function retryTask(core: EngineCore, taskId: number): Promise<numbe
   const newId = await core.uow.run(async (work) => {
     const task = await requireTask(work.tx, taskId);
     if (isOutstanding(task.status)) {
-      throw conflict(`Task ${taskId} is still going (${task.status}); it can be retried once it stops.`, {
-        status: task.status,
-      });
+      throw conflict(
+        `Task ${taskId} is still going (${task.status}); it can be retried once it stops.`,
+        {
+          status: task.status,
+        },
+      );
     }
     const run = await reopenRun(work, await requireRun(work.tx, task.run_id));
     const latest = (await work.tx.listTasks({ run_id: run.id, node: task.node })).at(-1)!;
@@ -108,11 +119,19 @@ export async function setTaskStatus(
   await core.uow.run(async (work) => {
     const task = await requireTask(work.tx, taskId);
     const run = await requireRun(work.tx, task.run_id);
-    work.emit("task.status_set", run.id, task.id, { from: task.status, node: task.node, to: status });
+    work.emit("task.status_set", run.id, task.id, {
+      from: task.status,
+      node: task.node,
+      to: status,
+    });
     if (status === "cancelled") {
       if (!(await cancelAttempt(work, core, task, "set_status"))) {
         await work.tx.updateTask(task.id, { status: "cancelled", finished: work.now });
-        work.emit("task.cancelled", run.id, task.id, { from: task.status, node: task.node, reason: "set_status" });
+        work.emit("task.cancelled", run.id, task.id, {
+          from: task.status,
+          node: task.node,
+          reason: "set_status",
+        });
       }
       return settleRun(work, run.id, task);
     }
@@ -137,7 +156,14 @@ export async function setTaskStatus(
 async function writeStatus(work: Work, task: TaskRecord, status: "ready" | "dead_letter") {
   const reset =
     status === "ready"
-      ? { started: null, finished: null, error: null, result: null, result_present: false, terminal: false }
+      ? {
+          started: null,
+          finished: null,
+          error: null,
+          result: null,
+          result_present: false,
+          terminal: false,
+        }
       : { finished: work.now };
   await staleRequestsOf(work, task.id);
   return (await work.tx.updateTask(task.id, { status, token_hash: null, ...reset }))!;

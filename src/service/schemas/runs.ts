@@ -93,6 +93,7 @@ export const Position = named(
     .refine((p) => (p.direction == null) !== (p.index == null), {
       message: "Exactly one of direction and index is required.",
     }),
+  "Exactly one of `direction` and `index`; neither or both is a validation failure.",
 );
 export type Position = z.infer<typeof Position>;
 

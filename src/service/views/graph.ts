@@ -39,7 +39,11 @@ function openArrivals(join: string, arrivals: ArrivalRecord[]): GraphNode["arriv
   return { arrived: frame.length, count: frame[0].count };
 }
 
-export function runGraph(graph: FinalGraph, tasks: TaskRecord[], arrivals: ArrivalRecord[]): GraphOut {
+export function runGraph(
+  graph: FinalGraph,
+  tasks: TaskRecord[],
+  arrivals: ArrivalRecord[],
+): GraphOut {
   const byNode = new Map<string, TaskRecord[]>();
   for (const t of tasks) byNode.set(t.node, [...(byNode.get(t.node) ?? []), t]);
   const nodes: GraphNode[] = [...graph.nodes.values()].map((n) => {
@@ -49,7 +53,9 @@ export function runGraph(graph: FinalGraph, tasks: TaskRecord[], arrivals: Arriv
       generation: n.generation,
       join: n.join,
       state: nodeState(own),
-      live: own.some((t) => t.status === "in_progress" || t.status === "waiting" || t.status === "done"),
+      live: own.some(
+        (t) => t.status === "in_progress" || t.status === "waiting" || t.status === "done",
+      ),
       attempts: own.length,
       arrivals: n.join ? openArrivals(n.name, arrivals) : null,
       branches: branchesOf(own),

@@ -44,7 +44,11 @@ export function claimWrites(db: Database.Database) {
   return {
     claim(workflows: readonly string[], limit: number, now: number): TaskRecord[] {
       if (workflows.length === 0 || !(limit >= 1)) return [];
-      const rows = claim.all({ workflows: JSON.stringify(workflows), limit: Math.floor(limit), now });
+      const rows = claim.all({
+        workflows: JSON.stringify(workflows),
+        limit: Math.floor(limit),
+        now,
+      });
       return rows.sort(dispatchOrder).map(taskCodec.decode);
     },
   };

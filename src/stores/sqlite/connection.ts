@@ -29,7 +29,6 @@ export function openConnections(path: string, options: SqliteOptions = {}): Conn
     writer.pragma("journal_mode = WAL");
     writer.pragma(`synchronous = ${options.synchronous === "FULL" ? "FULL" : "NORMAL"}`);
     writer.pragma("foreign_keys = ON");
-    writer.pragma("cache_size = -65536");
     writer.pragma(`busy_timeout = ${Math.trunc(busy)}`);
     migrate(writer);
   } catch (err) {

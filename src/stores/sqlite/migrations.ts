@@ -21,10 +21,7 @@ export function schemaVersion(db: Database.Database): number {
 }
 
 /** Applies the steps newer than the file's version; answers the versions applied. */
-export function migrate(
-  db: Database.Database,
-  steps: readonly Migration[] = MIGRATIONS,
-): number[] {
+export function migrate(db: Database.Database, steps: readonly Migration[] = MIGRATIONS): number[] {
   steps.forEach((step, i) => {
     if (step.version !== i + 1) throw new Error(`migration ${step.name} must be version ${i + 1}`);
   });

@@ -63,7 +63,11 @@ export function runWrites(db: Database.Database) {
   const move = db.prepare<[Row]>(MOVE_RUN);
   const closeGap = db.prepare<[number]>(CLOSE_GAP);
   const deletes = DELETE_RUN_STATEMENTS.map((sql) => db.prepare<[string]>(sql));
-  const patch = new PatchStatements(db, { table: "runs", codec: runCodec, fixed: ["id", "position"] });
+  const patch = new PatchStatements(db, {
+    table: "runs",
+    codec: runCodec,
+    fixed: ["id", "position"],
+  });
 
   const mustGet = (id: string): RunRecord => {
     const run = runCodec.decodeOrNull(get.get(id));

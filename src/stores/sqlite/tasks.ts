@@ -39,8 +39,7 @@ export function taskReads(db: Database.Database) {
   const all = db.prepare<[Row], Row>(LIST_TASKS);
   return {
     get: (id: number): TaskRecord | null => taskCodec.decodeOrNull(get.get(id)),
-    findByTokenHash: (hash: string): TaskRecord | null =>
-      taskCodec.decodeOrNull(byToken.get(hash)),
+    findByTokenHash: (hash: string): TaskRecord | null => taskCodec.decodeOrNull(byToken.get(hash)),
     list(filter: TaskFilter): TaskRecord[] {
       const params = {
         run_id: filter.run_id ?? null,
@@ -56,7 +55,11 @@ export function taskReads(db: Database.Database) {
 
 export function taskWrites(db: Database.Database) {
   const insert = db.prepare<[Row], Row>(INSERT_TASK);
-  const patch = new PatchStatements(db, { table: "tasks", codec: taskCodec, fixed: ["id", "run_id"] });
+  const patch = new PatchStatements(db, {
+    table: "tasks",
+    codec: taskCodec,
+    fixed: ["id", "run_id"],
+  });
   return {
     insert: (task: NewTask): TaskRecord => taskCodec.decode(insert.get(taskCodec.encodeAll(task))!),
     update(

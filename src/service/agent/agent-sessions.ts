@@ -1,0 +1,35 @@
+// What the agent runner declared for an attempt: its ask policy and its output model. Kept in
+// memory beside the live attempt: both die with the attempt, exactly like its token.
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
+
+export interface AgentSession {
+  ask: "never" | "http";
+  outputSchema: Record<string, unknown> | null;
+  validate: ValidateFunction | null;
+}
+
+export class AgentSessions {
+  readonly #byTask = new Map<number, AgentSession>();
+
+  open(taskId: number, ask: AgentSession["ask"], outputSchema: AgentSession["outputSchema"]) {
+    const session = {
+      ask,
+      outputSchema,
+      validate: outputSchema ? ajv.compile(outputSchema) : null,
+    };
+    this.#byTask.set(taskId, session);
+    return session;
+  }
+
+  get(taskId: number): AgentSession | undefined {
+    return this.#byTask.get(taskId);
+  }
+
+  close(taskId: number): void {
+    this.#byTask.delete(taskId);
+  }
+}

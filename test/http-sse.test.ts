@@ -1,0 +1,223 @@
+// GET /api/events: replay after a cursor then live with no gap or duplicate at the seam,
+// filters, name globs, ephemeral frames without id, resync on the replay cap and for a reader
+// that stops reading, heartbeats, and the bus subscription released on disconnect.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { matchesEventGlob } from "../src/http/sse/event-filter.ts";
+import { ArrayFeed, SseClient, type SseFrame, type Started, startApp } from "./http-fixtures.ts";
+
+let s: Started;
+const clients: SseClient[] = [];
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  await s?.app.close();
+});
+
+async function open(path: string, headers?: Record<string, string>): Promise<SseClient> {
+  const client = new SseClient(s.base + path, headers);
+  clients.push(client);
+  await client.response();
+  // The route subscribes before it answers, so the stream is live once headers arrive.
+  return client;
+}
+
+const ids = (frames: SseFrame[]) => frames.map((f) => f.id ?? f.event);
+
+async function until(client: SseClient, check: (frames: SseFrame[]) => boolean) {
+  await vi.waitFor(() => expect(check(client.frames())).toBe(true), { timeout: 5000 });
+}
+
+describe("replay and live", () => {
+  it("replays after the cursor, then goes live, with each event once and in order", async () => {
+    const feed = new ArrayFeed();
+    for (let i = 0; i < 5; i++) feed.emit("task.started");
+    let replays = 0;
+    feed.onReplay = () => {
+      replays++;
+      // Published during the replay: event 6 is also in the store snapshot, 7 is read later.
+      feed.emit("task.done");
+      queueMicrotask(() => feed.emit("task.done"));
+    };
+    s = await startApp({ events: feed });
+    const client = await open("/api/events?after=2");
+    feed.onReplay = undefined;
+    feed.emit("run.completed");
+    await until(client, (f) => f.length >= 6);
+    expect(replays).toBe(1);
+    expect(ids(client.frames())).toEqual(["3", "4", "5", "6", "7", "8"]);
+    const last = client.frames()[5];
+    expect(last.event).toBe("run.completed");
+    const envelope = JSON.parse(last.data ?? "");
+    expect(Object.keys(envelope).sort()).toEqual([
+      "created",
+      "data",
+      "id",
+      "name",
+      "run_id",
+      "task_id",
+    ]);
+    expect(envelope.id).toBe(8);
+    expect(new Date(envelope.created).toISOString()).toBe(envelope.created);
+  });
+
+  it("uses Last-Event-ID when there is no `after`, and `after` wins over it", async () => {
+    const feed = new ArrayFeed();
+    for (let i = 0; i < 4; i++) feed.emit("task.started");
+    s = await startApp({ events: feed });
+    const byHeader = await open("/api/events", { "last-event-id": "3" });
+    const byQuery = await open("/api/events?after=1", { "last-event-id": "3" });
+    feed.emit("run.completed");
+    await until(byHeader, (f) => f.length >= 2);
+    await until(byQuery, (f) => f.length >= 4);
+    expect(ids(byHeader.frames())).toEqual(["4", "5"]);
+    expect(ids(byQuery.frames())).toEqual(["2", "3", "4", "5"]);
+  });
+
+  it("is live only without a cursor", async () => {
+    const feed = new ArrayFeed();
+    feed.emit("task.started");
+    s = await startApp({ events: feed });
+    const client = await open("/api/events");
+    feed.emit("task.done");
+    await until(client, (f) => f.length >= 1);
+    expect(ids(client.frames())).toEqual(["2"]);
+  });
+
+  it("sends ephemeral events without an id line", async () => {
+    const feed = new ArrayFeed();
+    s = await startApp({ events: feed });
+    const client = await open("/api/events");
+    feed.emit("task.stream", { data: { seq_from: 1, seq_to: 4 } });
+    feed.emit("task.done");
+    await until(client, (f) => f.length >= 2);
+    const [stream, done] = client.frames();
+    expect(stream.id).toBeUndefined();
+    expect(stream.event).toBe("task.stream");
+    expect(JSON.parse(stream.data ?? "")).toMatchObject({
+      id: null,
+      data: { seq_from: 1, seq_to: 4 },
+    });
+    expect(done.id).toBe("1");
+  });
+});
+
+describe("filters", () => {
+  it("keeps one run's events with `run`", async () => {
+    const feed = new ArrayFeed();
+    feed.emit("task.started", { run_id: "other" });
+    feed.emit("task.started");
+    s = await startApp({ events: feed });
+    const client = await open(`/api/events?after=0&run=${encodeURIComponent("other")}`);
+    feed.emit("task.done");
+    feed.emit("engine.recovered", { run_id: null });
+    feed.emit("task.done", { run_id: "other" });
+    await until(client, (f) => f.length >= 2);
+    expect(ids(client.frames())).toEqual(["1", "5"]);
+  });
+
+  it("matches names with globs where * is one dotted segment", async () => {
+    const feed = new ArrayFeed();
+    s = await startApp({ events: feed });
+    const client = await open("/api/events?names=run.*,plugin.*.*,log.appended");
+    for (const name of ["run.created", "task.started", "plugin.triage.scored", "log.appended"]) {
+      feed.emit(name);
+    }
+    feed.emit("run.completed");
+    await until(client, (f) => f.length >= 4);
+    expect(client.frames().map((f) => f.event)).toEqual([
+      "run.created",
+      "plugin.triage.scored",
+      "log.appended",
+      "run.completed",
+    ]);
+  });
+
+  it("treats * as exactly one segment", () => {
+    expect(matchesEventGlob("run.*", "run.created")).toBe(true);
+    expect(matchesEventGlob("run.*", "plugin.a.b")).toBe(false);
+    expect(matchesEventGlob("plugin.*", "plugin.a.b")).toBe(false);
+    expect(matchesEventGlob("plugin.*.*", "plugin.a.b")).toBe(true);
+    expect(matchesEventGlob("*.done", "task.done")).toBe(true);
+    expect(matchesEventGlob("task.*", "taskXdone")).toBe(false);
+  });
+});
+
+describe("resync", () => {
+  it("sends resync instead of a replay over the cap, then goes live", async () => {
+    const feed = new ArrayFeed();
+    for (let i = 0; i < 10; i++) feed.emit("task.started");
+    s = await startApp({ events: feed, sseReplayCap: 5 });
+    const client = await open("/api/events?after=2");
+    feed.emit("task.done");
+    await until(client, (f) => f.length >= 2);
+    const [resync, live] = client.frames();
+    expect(resync).toEqual({ event: "resync", data: "{}" });
+    expect(live.id).toBe("11");
+  });
+
+  it("replays exactly the cap without resync", async () => {
+    const feed = new ArrayFeed();
+    for (let i = 0; i < 7; i++) feed.emit("task.started");
+    s = await startApp({ events: feed, sseReplayCap: 5 });
+    const client = await open("/api/events?after=2");
+    await until(client, (f) => f.length >= 5);
+    expect(ids(client.frames())).toEqual(["3", "4", "5", "6", "7"]);
+  });
+
+  it("sends resync for a cursor beyond the stored history", async () => {
+    const feed = new ArrayFeed();
+    feed.emit("task.started");
+    s = await startApp({ events: feed });
+    const client = await open("/api/events?after=50");
+    await until(client, (f) => f.length >= 1);
+    expect(client.frames()[0].event).toBe("resync");
+  });
+
+  it("drops a slow reader's backlog and sends resync, without buffering without bound", async () => {
+    const feed = new ArrayFeed();
+    s = await startApp({ events: feed, sse: { queueBytes: 64 * 1024 } });
+    const client = await open("/api/events");
+    (await client.response()).pause();
+    const big = "x".repeat(32 * 1024);
+    const published = 1000; // 32 MB: far more than socket buffers and the 64 KB queue hold.
+    for (let i = 0; i < published; i++) {
+      feed.emit("log.appended", { data: { preview: big } });
+      if (i % 50 === 0) await new Promise((r) => setImmediate(r));
+    }
+    (await client.response()).resume();
+    await until(client, (f) => f.some((x) => x.event === "resync"));
+    feed.emit("run.completed");
+    await until(client, (f) => f.at(-1)?.event === "run.completed");
+    const frames = client.frames();
+    expect(frames.filter((f) => f.event === "log.appended").length).toBeLessThan(published);
+    const resyncAt = frames.findIndex((f) => f.event === "resync");
+    const before = frames.slice(0, resyncAt).map((f) => Number(f.id));
+    expect(before).toEqual([...before].sort((a, b) => a - b));
+  });
+});
+
+describe("connection lifecycle", () => {
+  it("sends heartbeat comments", async () => {
+    s = await startApp({ sse: { heartbeatMs: 20 } });
+    const client = await open("/api/events");
+    await vi.waitFor(() => expect(client.text).toContain(": ping\n\n"), { timeout: 5000 });
+  });
+
+  it("releases the bus subscription when the client disconnects", async () => {
+    const feed = new ArrayFeed();
+    s = await startApp({ events: feed });
+    const a = await open("/api/events");
+    const b = await open("/api/events?after=0&names=run.*");
+    expect(feed.bus.size).toBe(2);
+    a.close();
+    b.close();
+    await vi.waitFor(() => expect(feed.bus.size).toBe(0), { timeout: 5000 });
+  });
+
+  it("lets the server close while streams are open", async () => {
+    const feed = new ArrayFeed();
+    s = await startApp({ events: feed });
+    await open("/api/events");
+    await s.app.close();
+    expect(feed.bus.size).toBe(0);
+  });
+});
