@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuthGate, ensureToken, isLoopbackHost, rotateToken } from "../src/http/auth.ts";
-import { RUN_ID, SseClient, type Started, startApp } from "./http-fixtures.ts";
+import { RUN_ID, type Started, startApp } from "./http-fixtures.ts";
+import { SseClient } from "./http-sse-client.ts";
 
 let dir: string;
 beforeAll(async () => {
@@ -114,16 +115,16 @@ describe("token mode", () => {
     }
     const anonymous = await (await get("/api/me")).json();
     expect(anonymous).toMatchObject({ auth: "token", authenticated: false, features: [] });
-    expect((await (await get("/api/me", "wrong")).json()).authenticated).toBe(false);
-    expect((await (await get("/api/me", token)).json()).authenticated).toBe(true);
+    expect(((await (await get("/api/me", "wrong")).json()) as any).authenticated).toBe(false);
+    expect(((await (await get("/api/me", token)).json()) as any).authenticated).toBe(true);
   });
 
   it("accepts access_token on /api/events only", async () => {
     const refused = await get(`/api/runs?access_token=${token}`);
     expect(refused.status).toBe(401);
-    expect((await get(`/api/me?access_token=${token}`).then((r) => r.json())).authenticated).toBe(
-      false,
-    );
+    expect(
+      ((await get(`/api/me?access_token=${token}`).then((r) => r.json())) as any).authenticated,
+    ).toBe(false);
     const stream = new SseClient(`${s.base}/api/events?access_token=${token}`);
     expect((await stream.response()).statusCode).toBe(200);
     stream.close();
@@ -180,7 +181,7 @@ describe("off mode", () => {
       fetch(`${s.base}/api/runs/${RUN_ID}/cancel`, { method: "POST", headers: { origin } });
     const cross = await post("http://evil.example");
     expect(cross.status).toBe(403);
-    expect((await cross.json()).code).toBe("forbidden");
+    expect(((await cross.json()) as any).code).toBe("forbidden");
     expect((await post(s.base)).status).toBe(200);
   });
 });

@@ -1,7 +1,6 @@
 // Fixtures for the HTTP adapter tests: an OperatorService that answers fixed, valid views (or
-// throws ServiceError for unknown ids), an EventFeed over an array, and helpers to start the app
-// on 127.0.0.1:0 and read its event stream. The real engine is exercised by the end-to-end tests.
-import http from "node:http";
+// throws ServiceError for unknown ids), an EventFeed over an array, and a helper that starts
+// the app on 127.0.0.1:0. The real engine is exercised by the end-to-end tests.
 import type { FastifyInstance } from "fastify";
 import type { EventRecord } from "../src/engine/domain.ts";
 import { EventBus } from "../src/engine/event-bus.ts";
@@ -82,7 +81,22 @@ function needRequest(id: number): void {
 }
 
 export function fixtureService(calls: Call[] = []): OperatorService {
-  const log = (name: string, ...args: unknown[]) => calls.push([name, ...args]);
+  const seen = <T>(name: string, value: T, ...args: unknown[]): T => {
+    calls.push([name, ...args]);
+    return value;
+  };
+  const ofRun = <T>(id: string, answer: () => T): T => {
+    needRun(id);
+    return answer();
+  };
+  const ofTask = <T>(id: number, answer: () => T): T => {
+    needTask(id);
+    return answer();
+  };
+  const ofRequest = <T>(id: number, answer: () => T): T => {
+    needRequest(id);
+    return answer();
+  };
   return {
     startedAt: new Date(NOW),
     health: async () => ({
@@ -95,35 +109,34 @@ export function fixtureService(calls: Call[] = []): OperatorService {
       if (name !== "triage") throw notFound("Workflow", name);
       return workflowOut;
     },
-    submitRun: async (wf, body) => (log("submitRun", wf, body), { run_id: RUN_ID }),
-    listRuns: async (query) => (log("listRuns", query), [summary]),
-    getRun: async (id) => (needRun(id), { ...summary, description: "", tasks: [task] }),
-    editRun: async (id, body) => (needRun(id), log("editRun", body), { ...summary }),
-    deleteRun: async (id) => needRun(id),
-    cancelRun: async (id) => (needRun(id), { ok: true }),
-    pauseRun: async (id) => {
-      needRun(id);
-      throw conflict("The run is completed; only a queued or running run can be paused.");
-    },
-    resumeRun: async (id) => (needRun(id), { ok: true, note: "nothing to do" }),
-    positionRun: async (id, body) => (needRun(id), log("positionRun", body), { position: 1 }),
-    rerun: async (id, body) => (needRun(id), log("rerun", body), { task_id: 8 }),
-    runEvents: async (id, query) => (needRun(id), log("runEvents", query), []),
-    runGraph: async (id) => (needRun(id), { nodes: [], edges: [] }),
-    runLog: async (id) => (needRun(id), []),
-    appendRunLog: async (id, body) => (needRun(id), log("appendRunLog", body), { log_id: 1 }),
-    runRequests: async (id) => (needRun(id), [request]),
+    submitRun: async (wf, body) => seen("submitRun", { run_id: RUN_ID }, wf, body),
+    listRuns: async (query) => seen("listRuns", [summary], query),
+    getRun: async (id) => ofRun(id, () => ({ ...summary, description: "", tasks: [task] })),
+    editRun: async (id, body) => ofRun(id, () => seen("editRun", { ...summary }, body)),
+    deleteRun: async (id) => ofRun(id, () => undefined),
+    cancelRun: async (id) => ofRun(id, () => ({ ok: true })),
+    pauseRun: async (id) =>
+      ofRun(id, () => {
+        throw conflict("The run is completed; only a queued or running run can be paused.");
+      }),
+    resumeRun: async (id) => ofRun(id, () => ({ ok: true, note: "nothing to do" })),
+    positionRun: async (id, body) => ofRun(id, () => seen("positionRun", { position: 1 }, body)),
+    rerun: async (id, body) => ofRun(id, () => seen("rerun", { task_id: 8 }, body)),
+    runEvents: async (id, query) => ofRun(id, () => seen("runEvents", [], query)),
+    runGraph: async (id) => ofRun(id, () => ({ nodes: [], edges: [] })),
+    runLog: async (id) => ofRun(id, () => []),
+    appendRunLog: async (id, body) => ofRun(id, () => seen("appendRunLog", { log_id: 1 }, body)),
+    runRequests: async (id) => ofRun(id, () => [request]),
     // A view carrying an internal field: the response schema must strip it.
-    getTask: async (id) => (needTask(id), { ...task, token: "task-secret" } as S.TaskDetail),
-    moveTask: async (id, body) => (needTask(id), log("moveTask", body), { task_id: 9 }),
-    retryTask: async (id) => (needTask(id), { task_id: 10 }),
-    setTaskStatus: async (id, body) => (needTask(id), log("setTaskStatus", body), { ok: true }),
-    taskStream: async (id, query) => (
-      needTask(id), log("taskStream", query), { chunks: [], last_seq: 0, live: true }
-    ),
-    listRequests: async (query) => (log("listRequests", query), [request]),
-    getRequest: async (id) => (needRequest(id), request),
-    answerRequest: async (id, body) => (needRequest(id), log("answerRequest", body), request),
+    getTask: async (id) => ofTask(id, () => ({ ...task, token: "task-secret" }) as S.TaskDetail),
+    moveTask: async (id, body) => ofTask(id, () => seen("moveTask", { task_id: 9 }, body)),
+    retryTask: async (id) => ofTask(id, () => ({ task_id: 10 })),
+    setTaskStatus: async (id, body) => ofTask(id, () => seen("setTaskStatus", { ok: true }, body)),
+    taskStream: async (id, query) =>
+      ofTask(id, () => seen("taskStream", { chunks: [], last_seq: 0, live: true }, query)),
+    listRequests: async (query) => seen("listRequests", [request], query),
+    getRequest: async (id) => ofRequest(id, () => request),
+    answerRequest: async (id, body) => ofRequest(id, () => seen("answerRequest", request, body)),
   };
 }
 
@@ -188,61 +201,4 @@ export async function startApp(overrides: Partial<AppDeps> = {}): Promise<Starte
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : 0;
   return { app, base: `http://127.0.0.1:${port}`, feed, calls };
-}
-
-export interface SseFrame {
-  id?: string;
-  event?: string;
-  data?: string;
-  comment?: string;
-}
-
-export function parseFrames(text: string): SseFrame[] {
-  return text
-    .split("\n\n")
-    .filter((block) => block !== "")
-    .map((block) => {
-      const frame: SseFrame = {};
-      for (const line of block.split("\n")) {
-        if (line.startsWith(":")) frame.comment = line.slice(1).trim();
-        const m = /^(id|event|data): ?(.*)$/.exec(line);
-        if (m) frame[m[1] as "id" | "event" | "data"] = m[2];
-      }
-      return frame;
-    });
-}
-
-/** An open event stream read with node:http, so a test can also stop reading (pause). */
-export class SseClient {
-  text = "";
-  status = 0;
-  readonly #res: Promise<http.IncomingMessage>;
-  readonly #req: http.ClientRequest;
-
-  constructor(url: string, headers: Record<string, string> = {}) {
-    this.#req = http.get(url, { headers });
-    this.#res = new Promise((resolve, reject) => {
-      this.#req.once("response", (res) => {
-        this.status = res.statusCode ?? 0;
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          this.text += chunk;
-        });
-        resolve(res);
-      });
-      this.#req.once("error", reject);
-    });
-  }
-
-  response(): Promise<http.IncomingMessage> {
-    return this.#res;
-  }
-
-  frames(): SseFrame[] {
-    return parseFrames(this.text).filter((f) => f.comment === undefined);
-  }
-
-  close(): void {
-    this.#req.destroy();
-  }
 }

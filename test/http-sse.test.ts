@@ -3,7 +3,8 @@
 // that stops reading, heartbeats, and the bus subscription released on disconnect.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { matchesEventGlob } from "../src/http/sse/event-filter.ts";
-import { ArrayFeed, SseClient, type SseFrame, type Started, startApp } from "./http-fixtures.ts";
+import { ArrayFeed, type Started, startApp } from "./http-fixtures.ts";
+import { SseClient, type SseFrame } from "./http-sse-client.ts";
 
 let s: Started;
 const clients: SseClient[] = [];

@@ -76,7 +76,7 @@ export interface StoreReader {
   listArrivals(runId: string, join?: string, fanout?: number): Promise<ArrivalRecord[]>;
   /** Stored events, oldest first. */
   listEvents(query: EventQuery): Promise<EventRecord[]>;
-  /** Highest stored event id, 0 when none. */
+  /** Highest event id ever handed out (even if its run was deleted since), 0 when none. */
   lastEventId(): Promise<number>;
   /** Chunks with seq > after, in seq order, at most limit. */
   listChunks(taskId: number, after: number, limit: number): Promise<StreamChunkRecord[]>;

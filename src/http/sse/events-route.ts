@@ -10,6 +10,7 @@ import type { ZodApp } from "../routes/route-kit.ts";
 import type { EventFeed } from "./event-feed.ts";
 import { eventPredicate } from "./event-filter.ts";
 import { eventFrame, RESYNC_FRAME } from "./frames.ts";
+import { SeamBuffer } from "./seam-buffer.ts";
 import { SseConnection, type SseLimits } from "./sse-connection.ts";
 
 export interface EventStreamOptions {
@@ -41,20 +42,33 @@ interface StreamCall {
   query: EventsQuery;
 }
 
+/** Writes the replay (or a resync in its place), then lets the held live events through. */
+function writeSeam(
+  conn: SseConnection,
+  tap: SeamBuffer,
+  replay: EventRecord[] | null,
+  after: number,
+) {
+  let seam = after;
+  if (replay === null || tap.overflowed) {
+    conn.send(RESYNC_FRAME);
+  } else {
+    for (const event of replay) {
+      conn.send(eventFrame(event));
+      seam = Math.max(seam, event.id ?? 0);
+    }
+  }
+  tap.release(seam);
+}
+
 async function stream(options: EventStreamOptions, open: Set<SseConnection>, call: StreamCall) {
   const { request, reply, query } = call;
   const after = query.after ?? lastEventIdHeader(request);
   const wanted = eventPredicate(query);
   const conn = new SseConnection(reply.raw, options.limits);
-  let buffer: EventRecord[] | null = [];
-  let overflow = false;
-  const unsubscribe = options.feed.bus.subscribe((event) => {
-    if (!wanted(event)) return;
-    if (buffer === null) return conn.send(eventFrame(event));
-    // The buffer only spans one store read; a flood meanwhile turns into a resync.
-    if (buffer.length >= options.replayCap) overflow = true;
-    else buffer.push(event);
-  });
+  const tap = new SeamBuffer(options.replayCap, (event) => conn.send(eventFrame(event)));
+  // Subscribe FIRST: anything published from here on is held until the replay is written.
+  const unsubscribe = options.feed.bus.subscribe((event) => wanted(event) && tap.accept(event));
   const finish = () => {
     unsubscribe();
     open.delete(conn);
@@ -63,7 +77,7 @@ async function stream(options: EventStreamOptions, open: Set<SseConnection>, cal
   reply.raw.once("close", finish);
   let replay: EventRecord[] | null = [];
   try {
-    if (after !== undefined && after !== null) replay = await loadReplay(options, after, query.run);
+    if (after != null) replay = await loadReplay(options, after, query.run);
   } catch (error) {
     reply.raw.off("close", finish);
     unsubscribe();
@@ -73,17 +87,7 @@ async function stream(options: EventStreamOptions, open: Set<SseConnection>, cal
   if (reply.raw.destroyed) return finish();
   open.add(conn);
   conn.open();
-  let seam = after ?? 0;
-  if (replay === null || overflow) conn.send(RESYNC_FRAME);
-  for (const event of replay ?? []) {
-    if (wanted(event)) conn.send(eventFrame(event));
-    seam = Math.max(seam, event.id ?? 0);
-  }
-  const pending = overflow ? [] : buffer;
-  buffer = null;
-  for (const event of pending) {
-    if (event.id === null || event.id > seam) conn.send(eventFrame(event));
-  }
+  writeSeam(conn, tap, replay?.filter(wanted) ?? null, after ?? 0);
 }
 
 export function registerEventStream(app: ZodApp, options: EventStreamOptions): void {

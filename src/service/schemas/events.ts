@@ -52,7 +52,7 @@ export const EventName = named(
 );
 export type EventName = z.infer<typeof EventName>;
 
-export const PLUGIN_EVENT_PATTERN = /^plugin\.[A-Za-z_][A-Za-z0-9_]*\.[^.\s]+$/;
+export const PLUGIN_EVENT_PATTERN = /^plugin\.[A-Za-z_][A-Za-z0-9_]*\.\S+$/;
 
 export const PluginEventName = named(
   "PluginEventName",

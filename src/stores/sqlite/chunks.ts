@@ -1,7 +1,8 @@
 // Streamed output of an attempt, numbered per task 1, 2, 3, ... (the `seq` cursor of the API).
 import type Database from "better-sqlite3";
 import type { StreamChunkRecord } from "../../engine/domain.ts";
-import { chunkCodec, type Row } from "./codec.ts";
+import type { Row } from "./codec.ts";
+import { chunkCodec } from "./columns.ts";
 
 const INSERT_CHUNK = `
 INSERT INTO chunks (task_id, seq, kind, text, created) VALUES (@task_id, @seq, @kind, @text, @created)

@@ -8,7 +8,8 @@
 // has no defined order, so it also answers the run position to sort by.
 import type Database from "better-sqlite3";
 import type { TaskRecord } from "../../engine/domain.ts";
-import { type Row, taskCodec } from "./codec.ts";
+import type { Row } from "./codec.ts";
+import { taskCodec } from "./columns.ts";
 
 // Plan: walk `runs_active` (queued and running runs only) in position order and probe
 // `tasks_ready` for each run, which yields the in-run order too; the sorter then only orders

@@ -3,7 +3,8 @@
 import type Database from "better-sqlite3";
 import type { EventRecord, NewEvent } from "../../engine/domain.ts";
 import type { EventQuery } from "../../engine/store.ts";
-import { eventCodec, type Row } from "./codec.ts";
+import type { Row } from "./codec.ts";
+import { eventCodec } from "./columns.ts";
 
 const INSERT_EVENT = `
 INSERT INTO events (name, run_id, task_id, data, created)

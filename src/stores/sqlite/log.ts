@@ -1,7 +1,8 @@
 // The work log of a run and the submissions accepted for an attempt: append-only rows.
 import type Database from "better-sqlite3";
 import type { LogRecord, SubmissionRecord } from "../../engine/domain.ts";
-import { logCodec, type Row, submissionCodec } from "./codec.ts";
+import type { Row } from "./codec.ts";
+import { logCodec, submissionCodec } from "./columns.ts";
 
 const INSERT_LOG = `
 INSERT INTO log (run_id, node, task_id, author, kind, text, created)

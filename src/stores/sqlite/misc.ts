@@ -1,7 +1,8 @@
 // Join arrivals and workflow registrations: small tables with simple access.
 import type Database from "better-sqlite3";
 import type { ArrivalRecord, RegistrationRecord } from "../../engine/domain.ts";
-import { encodeValue, type Row, registrationCodec } from "./codec.ts";
+import { encodeValue, type Row } from "./codec.ts";
+import { registrationCodec } from "./columns.ts";
 
 // `join` and `index` are SQL keywords, hence the column names join_name and branch_index.
 const INSERT_ARRIVAL = `

@@ -2,7 +2,8 @@
 import type Database from "better-sqlite3";
 import type { RequestRecord } from "../../engine/domain.ts";
 import type { RequestFilter } from "../../engine/store.ts";
-import { type Row, requestCodec } from "./codec.ts";
+import type { Row } from "./codec.ts";
+import { requestCodec } from "./columns.ts";
 import { PatchStatements } from "./patch.ts";
 
 const GET_REQUEST = "SELECT * FROM requests WHERE id = ?";

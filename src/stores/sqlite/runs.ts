@@ -3,7 +3,8 @@
 import type Database from "better-sqlite3";
 import type { RunRecord } from "../../engine/domain.ts";
 import type { RunFilter } from "../../engine/store.ts";
-import { type Row, runCodec } from "./codec.ts";
+import type { Row } from "./codec.ts";
+import { runCodec } from "./columns.ts";
 import { PatchStatements } from "./patch.ts";
 
 const GET_RUN = "SELECT * FROM runs WHERE id = ?";

@@ -4,7 +4,8 @@
 import type Database from "better-sqlite3";
 import type { NewTask, TaskRecord } from "../../engine/domain.ts";
 import type { TaskFilter, TaskGuard } from "../../engine/store.ts";
-import { type Row, taskCodec } from "./codec.ts";
+import type { Row } from "./codec.ts";
+import { taskCodec } from "./columns.ts";
 import { PatchStatements } from "./patch.ts";
 
 const GET_TASK = "SELECT * FROM tasks WHERE id = ?";
