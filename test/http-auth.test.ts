@@ -1,7 +1,9 @@
 // Operator authentication: loopback binds need nothing, other binds (or require_token) need the
 // bearer token from the token file, re-read on rotation; /api/health and /api/me stay open;
 // `access_token` works on /api/events only; credentials never reach the logs.
+
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -183,6 +185,26 @@ describe("off mode", () => {
     expect(cross.status).toBe(403);
     expect(((await cross.json()) as any).code).toBe("forbidden");
     expect((await post(s.base)).status).toBe(200);
+    const proxied = await fetch(`${s.base}/api/runs/${RUN_ID}/cancel`, {
+      method: "POST",
+      headers: { origin: "http://127.0.0.1:9999", "x-forwarded-host": "127.0.0.1:9999" },
+    });
+    expect(proxied.status).toBe(200);
+  });
+
+  it("answers only to a loopback host name, against DNS rebinding", async () => {
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.get(`${s.base}/api/runs`, { headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on("error", reject);
+      });
+    expect(await status("evil.example:8420")).toBe(403);
+    for (const host of ["127.0.0.1:8420", "localhost", "[::1]:8420"]) {
+      expect(await status(host)).toBe(200);
+    }
   });
 });
 

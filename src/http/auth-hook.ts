@@ -3,10 +3,13 @@
 // closed, everything else (documentation, assets) defaults to open.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ServiceError } from "../service/errors.ts";
-import type { AuthGate } from "./auth.ts";
+import { type AuthGate, isLoopbackHost } from "./auth.ts";
 
-/** none: open; operator: bearer header; operator-or-query: also `access_token` (SSE only). */
-export type AuthPolicy = "none" | "operator" | "operator-or-query";
+/**
+ * none: open; operator: bearer header; operator-or-query: also `access_token` (SSE only);
+ * task: no operator token, the route checks the task token (`X-Service-Token`) itself.
+ */
+export type AuthPolicy = "none" | "operator" | "operator-or-query" | "task";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -41,11 +44,28 @@ const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 function crossSite(request: FastifyRequest): boolean {
   const origin = request.headers.origin;
   if (!UNSAFE.has(request.method) || typeof origin !== "string") return false;
+  // Behind a proxy that rewrites Host, the browser-facing host arrives as X-Forwarded-Host.
+  const forwarded = request.headers["x-forwarded-host"];
+  const ours = [
+    request.headers.host,
+    ...(typeof forwarded === "string" ? forwarded.split(",") : []),
+  ];
   try {
-    return new URL(origin).host !== request.headers.host;
+    const host = new URL(origin).host;
+    return !ours.some((h) => h?.trim() === host);
   } catch {
     return true;
   }
+}
+
+/**
+ * Without a token, a page whose DNS name was rebound to 127.0.0.1 would pass as same-origin.
+ * A server that needs no token therefore answers only to loopback host names; behind a proxy
+ * the spec asks for require_token anyway.
+ */
+function foreignHost(request: FastifyRequest): boolean {
+  const host = request.headers.host;
+  return typeof host === "string" && !isLoopbackHost(host.replace(/:\d+$/, ""));
 }
 
 export function installAuth(app: FastifyInstance, gate: AuthGate): void {
@@ -53,8 +73,14 @@ export function installAuth(app: FastifyInstance, gate: AuthGate): void {
     if (crossSite(request)) {
       throw new ServiceError("forbidden", "Cross-site requests are refused.");
     }
+    if (gate.mode === "off" && foreignHost(request)) {
+      throw new ServiceError(
+        "forbidden",
+        "Without a token this server answers only to a loopback host name; set require_token.",
+      );
+    }
     const policy = policyOf(request);
-    if (policy === "none" || gate.mode === "off") return;
+    if (policy === "none" || policy === "task" || gate.mode === "off") return;
     const header = bearerToken(request);
     const token = header ?? (policy === "operator-or-query" ? queryToken(request) : undefined);
     if (!gate.check(token)) {

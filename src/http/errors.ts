@@ -16,7 +16,7 @@ export const INTERNAL_CODE = "internal";
 
 const refusal = (status: number, code: string, error: string, extras = {}): Rendered => ({
   status,
-  body: { ...extras, error, code },
+  body: { error, code, ...extras },
   unexpected: false,
 });
 

@@ -1,12 +1,12 @@
 // `yardmaster serve`: load the configuration, start the server, print one ready line, and
-// stop cleanly on SIGINT or SIGTERM. A second signal while stopping forces the exit.
+// stop cleanly on SIGINT or SIGTERM (see signal-stop.ts).
 import { loadConfig } from "../../config/load-config.ts";
-import { type CliIo, EXIT_FAILED, EXIT_OK } from "../cli-io.ts";
+import type { CliIo } from "../cli-io.ts";
 import { parseArgs, portOption, stringOption, UsageError } from "../parse-args.ts";
+import { SignalStop, type Stoppable } from "../signal-stop.ts";
 
-interface RunningServer {
+interface RunningServer extends Stoppable {
   url: string;
-  stop(reason?: string): Promise<void>;
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {
@@ -30,35 +30,15 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   });
   // Loaded here, not at the top: only `serve` needs the server and its dependencies.
   const { startServer } = await import("../../server/start.ts");
-  const server: RunningServer = await startServer(config, { log: (line: string) => io.err(line) });
-  io.out(`Yardmaster listening on ${server.url}`);
-  return untilSignalled(server, io);
-}
-
-function untilSignalled(server: RunningServer, io: CliIo): Promise<number> {
-  return new Promise((resolve) => {
-    let stopping = false;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (stopping) {
-        io.err(`${signal} again: exiting without waiting`);
-        process.exit(EXIT_FAILED);
-      }
-      stopping = true;
-      io.err(`${signal} received: stopping`);
-      server.stop(signal).then(
-        () => finish(EXIT_OK),
-        (error: unknown) => {
-          io.err(`yardmaster serve: stop failed: ${(error as Error)?.message ?? error}`);
-          finish(EXIT_FAILED);
-        },
-      );
-    };
-    const finish = (code: number) => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      resolve(code);
-    };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-  });
+  const signals = new SignalStop(io);
+  let server: RunningServer;
+  try {
+    server = await startServer(config, { log: (line: string) => io.err(line) });
+  } catch (error) {
+    signals.dispose();
+    throw error;
+  }
+  // A signal during start-up stops the server as soon as it exists, without a ready line.
+  if (signals.received === null) io.out(`Yardmaster listening on ${server.url}`);
+  return signals.stopOnSignal(server);
 }
