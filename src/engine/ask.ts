@@ -1,16 +1,52 @@
-// `ctx.ask`: a node body asks a person. The request is stored, the task goes `waiting`, gives up
-// its pool slot and stops its node-timeout clock. When the answer is recorded the attempt takes
-// a slot again (before any new claim on its pool), goes back to `in_progress` (`task.resumed`)
-// and the ask resolves with the option id or the value.
+// Asking a person. `ctx.ask` (a node body) and the agent runner's permission requests share the
+// pieces here: a request is stored (`request.opened`), the task goes `waiting`, gives up its pool
+// slot and stops its node-timeout clock. When the answer is recorded the attempt takes a slot
+// again (before any new claim on its pool), goes back to `in_progress` (`task.resumed`) and the
+// caller reads the answer.
 //
-// Durability: asks are numbered 1, 2, ... within the attempt. If the body runs again (after a
-// restart), an ask whose ordinal already has a request reuses it: answered ones resolve at once,
-// pending ones are waited on, so a person is never asked twice.
+// Durability of `ctx.ask`: asks are numbered 1, 2, ... within the attempt. If the body runs again
+// (after a restart), an ask whose ordinal already has a request reuses it: answered ones resolve
+// at once, pending ones are waited on, so a person is never asked twice.
 import type { TaskContext } from "../authoring/index.ts";
-import type { Json, RequestOption, RequestRecord } from "./domain.ts";
+import type { Json, RequestOption, RequestRecord, TaskRecord } from "./domain.ts";
 import type { AttemptHandle } from "./task-context.ts";
+import type { Work } from "./unit-of-work.ts";
 
 type AskOptions = Parameters<TaskContext["ask"]>[0];
+
+/** What a new request says; the rest of the row (ids, answer, times) is filled in here. */
+export type RequestFields = Pick<
+  RequestRecord,
+  "kind" | "mode" | "source" | "ordinal" | "prompt" | "options" | "schema" | "tool_call"
+>;
+
+/** Stores an unanswered request of `task` and announces it (`request.opened`). */
+export async function insertOpenRequest(
+  work: Work,
+  task: TaskRecord,
+  fields: RequestFields,
+): Promise<RequestRecord> {
+  const req = await work.tx.insertRequest({
+    ...fields,
+    run_id: task.run_id,
+    task_id: task.id,
+    node: task.node,
+    answered_by: null,
+    answer: null,
+    stale: false,
+    created: work.now,
+    answered: null,
+  });
+  work.emit("request.opened", task.run_id, task.id, {
+    kind: req.kind,
+    mode: req.mode,
+    node: req.node,
+    ordinal: req.ordinal,
+    request_id: req.id,
+    source: req.source,
+  });
+  return req;
+}
 
 function normalizeOptions(options: AskOptions["options"]): RequestOption[] | null {
   if (!options) return null;
@@ -21,18 +57,14 @@ function normalizeOptions(options: AskOptions["options"]): RequestOption[] | nul
   );
 }
 
-async function openRequest(h: AttemptHandle, opts: AskOptions, ordinal: number) {
-  const { core, task } = h;
+async function openNodeRequest(h: AttemptHandle, opts: AskOptions, ordinal: number) {
   const options = normalizeOptions(opts.options);
-  return core.uow.run(async (work) => {
-    const existing = (await work.tx.listRequests({ task_id: task.id })).find(
+  return h.core.uow.run(async (work) => {
+    const existing = (await work.tx.listRequests({ task_id: h.task.id })).find(
       (r) => r.source === "node" && r.ordinal === ordinal,
     );
     if (existing) return existing;
-    const req = await work.tx.insertRequest({
-      run_id: task.run_id,
-      task_id: task.id,
-      node: task.node,
+    return insertOpenRequest(work, h.task, {
       kind: opts.kind ?? "question",
       mode: options ? "options" : opts.schema ? "form" : "text",
       source: "node",
@@ -41,21 +73,7 @@ async function openRequest(h: AttemptHandle, opts: AskOptions, ordinal: number) 
       options,
       schema: (opts.schema ?? null) as Record<string, Json> | null,
       tool_call: null,
-      answered_by: null,
-      answer: null,
-      stale: false,
-      created: work.now,
-      answered: null,
     });
-    work.emit("request.opened", task.run_id, task.id, {
-      kind: req.kind,
-      mode: req.mode,
-      node: req.node,
-      ordinal,
-      request_id: req.id,
-      source: "node",
-    });
-    return req;
   });
 }
 
@@ -76,9 +94,8 @@ async function park(h: AttemptHandle, req: RequestRecord): Promise<boolean> {
   });
 }
 
-function answerOf(h: AttemptHandle, requestId: number): Promise<void> {
+function answerOf(h: AttemptHandle, requestId: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const signal = h.live.abort.signal;
     const done = () => {
       unsubscribe();
       signal.removeEventListener("abort", onAbort);
@@ -104,21 +121,15 @@ function answerOf(h: AttemptHandle, requestId: number): Promise<void> {
   });
 }
 
-export async function askPerson(
-  h: AttemptHandle,
-  opts: AskOptions,
-  ordinal: number,
-): Promise<unknown> {
-  const req = await openRequest(h, opts, ordinal);
-  if (req.answered_by) return req.answer;
-  signalCheck(h);
-  if (!(await park(h, req))) throw h.live.abort.signal.reason ?? new Error("attempt ended");
-  h.live.timer?.pause();
-  h.core.slots.release(h.live);
-  await answerOf(h, req.id);
-  await h.core.slots.reacquire(h.live);
-  signalCheck(h);
-  const answered = (await h.core.store.getRequest(req.id))!;
+/** Rejects with the signal's reason once it aborts. */
+function untilAborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+}
+
+async function resume(h: AttemptHandle, requestId: number): Promise<void> {
   await h.core.uow.run(async (work) => {
     const task = await work.tx.getTask(h.task.id);
     const resumed = await work.tx.updateTask(
@@ -130,12 +141,46 @@ export async function askPerson(
     const waited = task?.waiting_since ? (work.now - task.waiting_since) / 1000 : 0;
     work.emit("task.resumed", h.task.run_id, h.task.id, {
       node: h.task.node,
-      request_id: req.id,
+      request_id: requestId,
       waited_s: waited,
     });
   });
+}
+
+/**
+ * Parks the attempt on the open request `req` until a person answers it, then takes a pool slot
+ * again and resumes; answers the answered request. Rejects with the attempt's abort reason when
+ * it is stopped. `signal` (default: the attempt's own) also ends the wait for the answer; if it
+ * is not the attempt's signal, the task is left `waiting` without a slot and the caller decides
+ * what becomes of it.
+ */
+export async function awaitAnswer(
+  h: AttemptHandle,
+  req: RequestRecord,
+  signal: AbortSignal = h.live.abort.signal,
+): Promise<RequestRecord> {
+  signalCheck(h);
+  if (!(await park(h, req))) throw h.live.abort.signal.reason ?? new Error("attempt ended");
+  h.live.timer?.pause();
+  h.core.slots.release(h.live);
+  await answerOf(h, req.id, signal);
+  // A stopped attempt is never given its slot back, so the wait for it must end on abort too.
+  await Promise.race([h.core.slots.reacquire(h.live), untilAborted(h.live.abort.signal)]);
+  signalCheck(h);
+  const answered = (await h.core.store.getRequest(req.id))!;
+  await resume(h, req.id);
   h.live.timer?.resume();
-  return answered.answer;
+  return answered;
+}
+
+export async function askPerson(
+  h: AttemptHandle,
+  opts: AskOptions,
+  ordinal: number,
+): Promise<unknown> {
+  const req = await openNodeRequest(h, opts, ordinal);
+  if (req.answered_by) return req.answer;
+  return (await awaitAnswer(h, req)).answer;
 }
 
 function signalCheck(h: AttemptHandle): void {

@@ -41,9 +41,12 @@ function partialJoin(arrivals: ArrivalRecord[]): ArrivalRecord[] | null {
   return null;
 }
 
+/** An operator retry, move or rerun of a dead-lettered attempt takes its place. */
+const REPLACING = new Set(["manual_retry", "move", "rerun"]);
+
 function unresolvedDeadLetter(tasks: TaskRecord[]): TaskRecord | undefined {
   const retried = new Set(
-    tasks.filter((t) => t.lineage?.reason === "manual_retry").map((t) => t.lineage?.parent),
+    tasks.filter((t) => REPLACING.has(t.lineage?.reason ?? "")).map((t) => t.lineage?.parent),
   );
   return tasks.filter((t) => t.status === "dead_letter" && !retried.has(t.id)).at(-1);
 }

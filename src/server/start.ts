@@ -8,7 +8,7 @@ import type { ServerConfig } from "../config/server-config.ts";
 import { Engine } from "../engine/engine.ts";
 import type { Store } from "../engine/store.ts";
 import { buildApp } from "../http/app.ts";
-import { createAuthGate } from "../http/auth.ts";
+import { createAuthGate, ensureToken, isLoopbackHost } from "../http/auth.ts";
 import { EngineOperatorService } from "../service/operator-service.ts";
 import { openSqliteStore } from "../stores/sqlite/index.ts";
 
@@ -66,6 +66,10 @@ export async function startServer(
     throw err;
   }
   const service = new EngineOperatorService(engine, VERSION);
+  if (config.server.requireToken || !isLoopbackHost(config.server.host)) {
+    const { created } = await ensureToken(config.server.tokenFile);
+    if (created) options.log?.(`Created an operator token in ${config.server.tokenFile}`);
+  }
   const auth = createAuthGate({
     host: config.server.host,
     requireToken: config.server.requireToken,

@@ -1,0 +1,90 @@
+// A real server (`startServer`, the same wiring `yardmaster serve` uses) on 127.0.0.1 with an
+// OS-chosen port, a configuration file in a fresh temp directory, and a tiny fetch client.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config/index.ts";
+import { type RunningServer, startServer } from "../../src/server/start.ts";
+
+export const FLOWS = join(import.meta.dirname, "..", "fixtures", "e2e", "flows.ts");
+
+export interface TestServer extends RunningServer {
+  dir: string;
+  configFile: string;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{
+    status: number;
+    body: any;
+    headers: Headers;
+  }>;
+  close(): Promise<void>;
+}
+
+export function defaultToml(extra = ""): string {
+  return [
+    "[server]",
+    'host = "127.0.0.1"',
+    "port = 0",
+    "",
+    "[pools.default]",
+    "capacity = 4",
+    "",
+    ...["chain", "fan", "asker"].flatMap((name) => [
+      `[workflows.${name}]`,
+      `target = "${FLOWS}:${name}"`,
+      "",
+    ]),
+    extra,
+  ].join("\n");
+}
+
+export async function startTestServer(toml = defaultToml()): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), "ym-server-"));
+  const configFile = join(dir, "yardmaster.toml");
+  writeFileSync(configFile, toml);
+  const config = await loadConfig({ file: configFile, cwd: dir });
+  const server = await startServer(config);
+  const call: TestServer["call"] = async (method, path, body, headers = {}) => {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === "string" ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)["content-type"] ??= "application/json";
+    }
+    const res = await fetch(server.url + path, init);
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {}
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+  return {
+    ...server,
+    dir,
+    configFile,
+    call,
+    async close() {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `probe` until it answers a truthy value; fails after `ms`. */
+export async function eventually<T>(
+  probe: () => Promise<T | undefined | false>,
+  what: string,
+  ms = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
