@@ -4,6 +4,8 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { serializerCompiler } from "fastify-type-provider-zod";
+import { registerAgentMcp } from "../mcp/agent-mcp.ts";
+import type { AgentService } from "../service/agent/agent-service.ts";
 import type { OperatorService } from "../service/api.ts";
 import type { AuthGate } from "./auth.ts";
 import { installAuth } from "./auth-hook.ts";
@@ -11,6 +13,7 @@ import { installBodyParsers } from "./body-parsers.ts";
 import { registerDocs } from "./docs.ts";
 import { installErrorHandling, sendError } from "./errors.ts";
 import { type LoggerSetting, loggerOptions } from "./logging.ts";
+import { registerAgentRoutes } from "./routes/agent-routes.ts";
 import { registerRequestRoutes } from "./routes/request-routes.ts";
 import type { ZodApp } from "./routes/route-kit.ts";
 import { registerRunHistoryRoutes } from "./routes/run-history-routes.ts";
@@ -25,6 +28,8 @@ import { zodValidatorCompiler } from "./validation.ts";
 
 export interface AppDeps {
   service: OperatorService;
+  /** The agent surface (task-token routes and the MCP server); absent: not mounted. */
+  agent?: AgentService;
   events: EventFeed;
   auth: AuthGate;
   /** Largest accepted request body, in bytes. */
@@ -57,6 +62,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerRunHistoryRoutes(app, deps.service);
   registerTaskRoutes(app, deps.service);
   registerRequestRoutes(app, deps.service);
+  if (deps.agent) {
+    registerAgentRoutes(app, deps.agent);
+    registerAgentMcp(app, deps.agent, deps.version);
+  }
   registerEventStream(app, {
     feed: deps.events,
     replayCap: deps.sseReplayCap,

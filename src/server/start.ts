@@ -3,12 +3,16 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createAgentExtension } from "../agents/index.ts";
 import { loadTarget } from "../authoring/index.ts";
+import { defaultPublicUrl } from "../config/index.ts";
 import type { ServerConfig } from "../config/server-config.ts";
 import { Engine } from "../engine/engine.ts";
 import type { Store } from "../engine/store.ts";
 import { buildApp } from "../http/app.ts";
 import { createAuthGate, ensureToken, isLoopbackHost } from "../http/auth.ts";
+import { AgentService } from "../service/agent/agent-service.ts";
+import { AgentSessions } from "../service/agent/agent-sessions.ts";
 import { EngineOperatorService } from "../service/operator-service.ts";
 import { openSqliteStore } from "../stores/sqlite/index.ts";
 
@@ -53,10 +57,22 @@ export async function startServer(
   options: { log?: (line: string) => void; logger?: boolean } = {},
 ): Promise<RunningServer> {
   const store = await openStore(config.server.store);
+  // What each attempt's agent runner declared (ask policy, output model); shared by the runner
+  // and the agent surface.
+  const sessions = new AgentSessions();
+  // Agents are told the configured public URL, else the one the bound port gives (port 0).
+  let boundUrl: string | null = null;
+  const agentRunner = createAgentExtension({
+    agents: config.agents,
+    publicUrl: () => config.server.publicUrl ?? boundUrl ?? "",
+    sessions,
+    version: VERSION,
+  });
   const engine = new Engine({
     store,
     pools: config.pools,
     defaults: config.defaults,
+    extensions: { agent: agentRunner },
     onError: (err) => options.log?.(`engine error: ${String((err as Error)?.stack ?? err)}`),
   });
   try {
@@ -77,6 +93,7 @@ export async function startServer(
   });
   const app = await buildApp({
     service,
+    agent: new AgentService(engine, sessions),
     events: {
       bus: engine.bus,
       replay: (after, limit, runId) => store.listEvents({ after, limit, run_id: runId }),
@@ -94,6 +111,7 @@ export async function startServer(
   const port = typeof address === "object" && address ? address.port : config.server.port;
   const host = config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host;
   const url = `http://${host}:${port}`;
+  boundUrl = defaultPublicUrl(config.server.host, port);
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {

@@ -26,6 +26,15 @@ export class AgentService {
     private readonly sessions: AgentSessions,
   ) {}
 
+  /** The attempt a token belongs to (the MCP server has no task id in its URL). */
+  async taskOfToken(token: string | undefined): Promise<number> {
+    return (await authorizeTask(this.engine, null, token)).id;
+  }
+
+  askPolicy(taskId: number): "never" | "http" {
+    return this.sessions.get(taskId)?.ask ?? "never";
+  }
+
   async getTask(taskId: number, token: string | undefined): Promise<AgentTask> {
     const task = await authorizeTask(this.engine, taskId, token);
     const run = (await this.engine.store.getRun(task.run_id))!;

@@ -29,7 +29,7 @@ export async function mintTaskToken(core: EngineCore, task: TaskRecord): Promise
 /** Resolves the attempt a token belongs to, or refuses (422 when absent, 403 otherwise). */
 export async function authorizeTask(
   core: EngineCore,
-  taskId: number,
+  taskId: number | null,
   token: string | undefined,
 ): Promise<TaskRecord> {
   if (token === undefined || token === "") {
@@ -39,6 +39,8 @@ export async function authorizeTask(
   }
   const task = await core.store.findTaskByTokenHash(hashToken(token));
   const live = task && (task.status === "in_progress" || task.status === "waiting");
-  if (!task || !live || task.id !== taskId) throw new ServiceError("forbidden", REFUSED);
+  if (!task || !live || (taskId !== null && task.id !== taskId)) {
+    throw new ServiceError("forbidden", REFUSED);
+  }
   return task;
 }

@@ -1,0 +1,240 @@
+// The agent surface over HTTP and MCP, against a real engine: task tokens, AgentTask, log,
+// submissions against a declared output model, asks and answer polls.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { FastifyInstance } from "fastify";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { workflow } from "../src/authoring/index.ts";
+import type { TaskRecord } from "../src/engine/domain.ts";
+import { buildApp } from "../src/http/app.ts";
+import { createAuthGate } from "../src/http/auth.ts";
+import { AgentService } from "../src/service/agent/agent-service.ts";
+import { AgentSessions } from "../src/service/agent/agent-sessions.ts";
+import { mintTaskToken } from "../src/service/agent/task-tokens.ts";
+import { gate, type Harness, startHarness } from "./support/engine-harness.ts";
+
+let h: Harness;
+let app: FastifyInstance;
+let url: string;
+let sessions: AgentSessions;
+const release = { open: () => {} };
+
+beforeEach(async () => {
+  h = await startHarness();
+  sessions = new AgentSessions();
+  const wf = workflow("agented");
+  wf.node({ start: true }, async function work({ next }: any, input: unknown, ctx: any) {
+    const g = gate();
+    release.open = g.open;
+    await Promise.race([g.promise, new Promise((r) => ctx.signal.addEventListener("abort", r))]);
+    return next(input);
+  });
+  wf.node(async function next() {
+    return "end";
+  });
+  h.register(wf);
+  app = await buildApp({
+    service: h.service,
+    agent: new AgentService(h.engine, sessions),
+    events: {
+      bus: h.engine.bus,
+      replay: (after, limit, run_id) => h.store.listEvents({ after, limit, run_id }),
+      lastEventId: () => h.store.lastEventId(),
+    },
+    auth: createAuthGate({ host: "127.0.0.1", requireToken: false, tokenFile: `${h.dir}/token` }),
+    bodyLimit: 1 << 20,
+    sseReplayCap: 1000,
+    version: "test",
+  });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const address = app.server.address();
+  url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+});
+
+afterEach(async () => {
+  release.open();
+  await app.close();
+  await h.close();
+});
+
+async function liveTask(title = "t"): Promise<{ task: TaskRecord; token: string; runId: string }> {
+  const { run_id } = await h.service.submitRun("agented", { title });
+  const started = await h.waitEvent("task.started", (e) => e.run_id === run_id);
+  const task = (await h.store.getTask(started.task_id!))!;
+  return { task, token: await mintTaskToken(h.engine, task), runId: run_id };
+}
+
+async function call(method: string, path: string, token?: string, body?: unknown) {
+  const headers: Record<string, string> = {};
+  if (token !== undefined) headers["x-service-token"] = token;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const res = await fetch(url + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json().catch(() => null) };
+}
+
+describe("task tokens", () => {
+  it("422 names the absent header; unknown, other and ended tokens share one 403", async () => {
+    const a = await liveTask("a");
+    const missing = await call("GET", `/api/agent/tasks/${a.task.id}`);
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors[0].loc).toEqual(["header", "x-service-token"]);
+    const unknown = await call("GET", `/api/agent/tasks/${a.task.id}`, "nope");
+    const ok = await call("GET", `/api/agent/tasks/${a.task.id}`, a.token);
+    expect(ok.status).toBe(200);
+    const b = await liveTask("b");
+    const other = await call("GET", `/api/agent/tasks/${b.task.id}`, a.token);
+    expect([unknown.status, other.status]).toEqual([403, 403]);
+    expect(other.body).toEqual(unknown.body);
+    expect(other.body.code).toBe("forbidden");
+    await h.service.cancelRun(a.runId);
+    const ended = await call("GET", `/api/agent/tasks/${a.task.id}`, a.token);
+    expect(ended.status).toBe(403);
+    expect(ended.body).toEqual(unknown.body);
+    // the token never shows in operator views or events
+    const detail = JSON.stringify(await h.service.getRun(a.runId));
+    expect(detail).not.toContain(a.token);
+    expect(JSON.stringify(h.events)).not.toContain(a.token);
+  });
+});
+
+describe("agent endpoints", () => {
+  it("AgentTask, log, and submissions against the declared output model", async () => {
+    const { task, token, runId } = await liveTask("write it");
+    await h.service.appendRunLog(runId, { text: "operator note" });
+    const plain = await call("GET", `/api/agent/tasks/${task.id}`, token);
+    expect(plain.body).toMatchObject({
+      task_id: task.id,
+      run_id: runId,
+      workflow: "agented",
+      node: "work",
+      attempt: 1,
+      title: "write it",
+      description: "",
+      input: { title: "write it", description: "" },
+    });
+    expect(plain.body.output_schema ?? null).toBeNull();
+    const schema = {
+      type: "object",
+      required: ["answer"],
+      properties: { answer: { type: "string" } },
+    };
+    sessions.open(task.id, "never", schema);
+    const typed = await call("GET", `/api/agent/tasks/${task.id}`, token);
+    expect(typed.body.output_schema).toEqual(schema);
+    const log = await call("POST", `/api/agent/tasks/${task.id}/log`, token, { text: "working" });
+    expect(typeof log.body.log_id).toBe("number");
+    const entry = (await h.service.runLog(runId)).at(-1)!;
+    expect(entry).toMatchObject({
+      author: "agent",
+      node: "work",
+      task_id: task.id,
+      text: "working",
+    });
+    const bad = await call("POST", `/api/agent/tasks/${task.id}/submit`, token, { answer: 42 });
+    expect(bad.status).toBe(422);
+    expect(bad.body.schema).toEqual(schema);
+    expect(bad.body.errors[0]).toMatchObject({ loc: ["body", "answer"], type: "type" });
+    const rejected = h.named("submission.rejected", runId)[0];
+    expect(rejected.data).toMatchObject({ node: "work", errors: bad.body.errors });
+    await call("POST", `/api/agent/tasks/${task.id}/submit`, token, { answer: "one" });
+    const good = await call("POST", `/api/agent/tasks/${task.id}/submit`, token, { answer: "two" });
+    expect(good.body).toEqual({ ok: true });
+    const detail = await h.service.getTask(task.id);
+    expect(detail.submissions.map((s) => s.payload)).toEqual([
+      { answer: "one" },
+      { answer: "two" },
+    ]);
+    expect(h.named("submission.accepted", runId).map((e) => e.data.node)).toEqual(["work", "work"]);
+    // a submission never routes work
+    expect((await h.service.getRun(runId)).tasks).toHaveLength(1);
+  });
+
+  it("ask is refused without ask policy http; polls wait for the answer", async () => {
+    const { task, token } = await liveTask();
+    const refused = await call("POST", `/api/agent/tasks/${task.id}/ask`, token, { prompt: "ok?" });
+    expect(refused.status).toBe(403);
+    sessions.open(task.id, "http", null);
+    const asked = await call("POST", `/api/agent/tasks/${task.id}/ask`, token, {
+      prompt: "pick",
+      options: ["a", { option_id: "b" }],
+    });
+    expect(asked.body.mode).toBe("options");
+    const text = await call("POST", `/api/agent/tasks/${task.id}/ask`, token, { prompt: "why?" });
+    expect(text.body.mode).toBe("text");
+    const form = await call("POST", `/api/agent/tasks/${task.id}/ask`, token, {
+      prompt: "fill",
+      schema: { type: "object" },
+    });
+    expect(form.body.mode).toBe("form");
+    const req = await h.service.getRequest(asked.body.request_id);
+    expect(req).toMatchObject({
+      source: "agent",
+      options: [
+        { option_id: "a", name: "a" },
+        { option_id: "b", name: "b" },
+      ],
+    });
+    expect(
+      h.named("request.opened").find((e) => e.data.request_id === req.id)?.data.ordinal,
+    ).toBeNull();
+    const early = await call("GET", `/api/agent/tasks/${task.id}/requests/${req.id}?wait=0`, token);
+    expect(early.body).toEqual({ request_id: req.id, answered: false });
+    const polling = call("GET", `/api/agent/tasks/${task.id}/requests/${req.id}?wait=500`, token);
+    await new Promise((r) => setTimeout(r, 30));
+    await h.service.answerRequest(req.id, { option_id: "b" });
+    const answered = await polling;
+    expect(answered.body).toEqual({
+      request_id: req.id,
+      answered: true,
+      answer: "b",
+      answered_by: "user",
+    });
+    const other = await liveTask("other");
+    const foreign = await call(
+      "GET",
+      `/api/agent/tasks/${other.task.id}/requests/${req.id}`,
+      other.token,
+    );
+    expect(foreign.status).toBe(404);
+  });
+});
+
+describe("MCP server", () => {
+  it("offers the task's tools bound to its token", async () => {
+    const { task, token, runId } = await liveTask("mcp");
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${url}/mcp/agent`), {
+        requestInit: { headers: { "X-Service-Token": token } },
+      }),
+    );
+    const tools = (await client.listTools()).tools.map((t) => t.name).sort();
+    expect(tools).toEqual(["append_log", "get_task", "submit_result"]);
+    const got = await client.callTool({ name: "get_task", arguments: {} });
+    expect(JSON.parse((got.content as Array<{ text: string }>)[0].text)).toMatchObject({
+      task_id: task.id,
+    });
+    await client.callTool({ name: "submit_result", arguments: { result: { done: true } } });
+    expect((await h.service.getTask(task.id)).submissions[0].payload).toEqual({ done: true });
+    await client.callTool({ name: "append_log", arguments: { text: "via mcp" } });
+    expect((await h.service.runLog(runId)).at(-1)).toMatchObject({
+      author: "agent",
+      text: "via mcp",
+    });
+    await client.close();
+    const res = await fetch(`${url}/mcp/agent`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "x-service-token": "bad",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(res.status).toBe(403);
+  });
+});
