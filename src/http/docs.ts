@@ -1,7 +1,7 @@
 // The API describes itself: /openapi.json generated from the route schemas (so it cannot drift
 // from the routes), Swagger UI at /docs and Redoc at /redoc. Every asset is served from our own
 // node_modules; nothing loads from a CDN, so the pages work offline and behind a firewall.
-import { createReadStream } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
@@ -14,6 +14,14 @@ import { apiRegistry, EVENT_NAMES } from "../service/schemas/index.ts";
 import type { ZodApp } from "./routes/route-kit.ts";
 
 const REDOC_BUNDLE = createRequire(import.meta.url).resolve("redoc/bundles/redoc.standalone.js");
+/** The only outside address in Redoc's bundle: its vendor logo, replaced by an empty image. */
+const REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg";
+const EMPTY_SVG = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E";
+let bundle: string | null = null;
+const redocBundle = () => {
+  bundle ??= readFileSync(REDOC_BUNDLE, "utf8").replaceAll(REDOC_LOGO, EMPTY_SVG);
+  return bundle;
+};
 
 // Relative URLs, so the page keeps working behind a reverse proxy that adds a path prefix.
 const REDOC_PAGE = `<!doctype html>
@@ -102,12 +110,16 @@ export async function registerDocs(app: ZodApp, version: string): Promise<void> 
   });
   app.get("/openapi.json", { schema: { hide: true } }, () => app.swagger());
   app.get("/redoc", { schema: { hide: true } }, (_request, reply) =>
-    reply.type("text/html; charset=utf-8").send(REDOC_PAGE),
+    reply
+      .type("text/html; charset=utf-8")
+      // The page must work offline and never call out: images from our own origin only.
+      .header("content-security-policy", "img-src 'self' data: blob:")
+      .send(REDOC_PAGE),
   );
   app.get("/redoc/redoc.standalone.js", { schema: { hide: true } }, (_request, reply) =>
     reply
       .type("application/javascript; charset=utf-8")
       .header("cache-control", "public, max-age=86400")
-      .send(createReadStream(REDOC_BUNDLE)),
+      .send(redocBundle()),
   );
 }

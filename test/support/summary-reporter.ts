@@ -19,7 +19,10 @@ export default class SummaryReporter extends DefaultReporter {
         else if (state === "failed") failed++;
         else skipped++;
       }
-      if (mod.state() === "failed" && !mod.children.size) failed++;
+      // A module that failed outside its tests (an import or a beforeAll hook) is a failure
+      // even when every test in it was only skipped.
+      const own = [...mod.children.allTests()].some((t) => t.result().state === "failed");
+      if (mod.state() === "failed" && !own) failed++;
     }
     const tail = skipped ? `, ${skipped} skipped` : "";
     process.stdout.write(`\n${passed} passed, ${failed} failed${tail}\n`);

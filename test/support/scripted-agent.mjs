@@ -1,0 +1,194 @@
+// A real ACP agent for tests, speaking over stdio through @agentclientprotocol/sdk. What it does
+// is chosen by the first text block of each prompt: a JSON script
+//   { "turns": [[step, ...], ...] }   turn i (0 = the first prompt, then repair turns) runs
+//                                     turns[i], or the last entry when there are fewer
+// Steps (one key each):
+//   text / thought: string              an agent message / thought chunk
+//   tool: { id, title, kind, input, output, status }   a tool call and its completed update
+//   plan: [string]                      a plan update
+//   permission: title                   asks for permission, then says `permission:<outcome>`
+// (markers such as `pid:<n>` are said on a line of their own)
+//   submit: value                       POST .../submit with the env token ("$permission" is
+//                                       replaced by the last permission outcome)
+//   submit_via_mcp_header: value        the same, with the token the session's MCP server carries
+//   usage: { input, output }            token usage reported with this turn's response
+//   cost: number                        a usage_update carrying the session's cost
+//   pid: true                           says `pid:<its pid>`
+//   child: true                         starts a grandchild process and says `child:<its pid>`
+//   env: true                           says `env:<JSON of what it was given>` (no token values)
+//   sleep: ms | hang: true              waits (hang: until session/cancel, then ends cancelled)
+//   ignore_term: true                   from now on ignores SIGTERM
+//   exit: code                          exits at once, after a line on stderr
+//   stop: stopReason                    ends the turn with this stop reason
+// A prompt that is not JSON is answered by submitting { echo: <prompt> }.
+// Env SCRIPTED_AGENT_NO_HTTP=1 makes it not advertise MCP over HTTP.
+import { spawn } from "node:child_process";
+import { Readable, Writable } from "node:stream";
+import { agent, methods, ndJsonStream, PROTOCOL_VERSION } from "@agentclientprotocol/sdk/unstable";
+
+const state = { turn: 0, mcp: null, permission: null, cancel: null, children: [] };
+const env = process.env;
+
+function scriptOf(prompt) {
+  const first = prompt.find((b) => b.type === "text")?.text ?? "";
+  try {
+    return JSON.parse(first);
+  } catch {
+    return { turns: [[{ submit: { echo: first } }]] };
+  }
+}
+
+async function submit(value, token) {
+  const payload = value === "$permission" ? { permission: state.permission } : value;
+  const url = `${env.YARDMASTER_URL}/api/agent/tasks/${env.YARDMASTER_TASK_ID}/submit`;
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-service-token": token },
+    body: JSON.stringify(payload),
+  });
+  await res.text();
+}
+
+function say(client, sessionId, text, kind = "agent_message_chunk") {
+  const update = { sessionUpdate: kind, content: { type: "text", text } };
+  return client.notify(methods.client.session.update, { sessionId, update });
+}
+
+function update(client, sessionId, update) {
+  return client.notify(methods.client.session.update, { sessionId, update });
+}
+
+async function askPermission(client, sessionId, title) {
+  const response = await client.request(methods.client.session.requestPermission, {
+    sessionId,
+    toolCall: { toolCallId: `perm-${Date.now()}`, title, kind: "execute", rawInput: { title } },
+    options: [
+      { optionId: "allow", name: "Allow", kind: "allow_once" },
+      { optionId: "reject", name: "Reject", kind: "reject_once" },
+    ],
+  });
+  const outcome = response.outcome;
+  state.permission = outcome.outcome === "selected" ? outcome.optionId : "cancelled";
+  await say(client, sessionId, `permission:${state.permission}\n`);
+}
+
+async function tool(client, sessionId, t) {
+  const id = t.id ?? `tool-${Date.now()}`;
+  await update(client, sessionId, {
+    sessionUpdate: "tool_call",
+    toolCallId: id,
+    title: t.title ?? "tool",
+    kind: t.kind ?? "other",
+    status: "in_progress",
+    rawInput: t.input,
+  });
+  await update(client, sessionId, {
+    sessionUpdate: "tool_call_update",
+    toolCallId: id,
+    status: t.status ?? "completed",
+    content: [{ type: "content", content: { type: "text", text: t.output ?? "done" } }],
+  });
+}
+
+function startChild() {
+  const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1e6)"], { stdio: "ignore" });
+  state.children.push(child);
+  return child.pid;
+}
+
+function hang() {
+  return new Promise((resolve) => {
+    state.cancel = () => resolve("cancelled");
+  });
+}
+
+async function runStep(step, client, sessionId, turn) {
+  if ("text" in step) await say(client, sessionId, step.text);
+  else if ("thought" in step) await say(client, sessionId, step.thought, "agent_thought_chunk");
+  else if ("tool" in step) await tool(client, sessionId, step.tool);
+  else if ("plan" in step) {
+    const entries = step.plan.map((content) => ({
+      content,
+      priority: "medium",
+      status: "pending",
+    }));
+    await update(client, sessionId, { sessionUpdate: "plan", entries });
+  } else if ("permission" in step) await askPermission(client, sessionId, step.permission);
+  else if ("submit" in step) await submit(step.submit, env.YARDMASTER_TOKEN);
+  else if ("submit_via_mcp_header" in step) {
+    const header = state.mcp?.headers?.find((h) => h.name.toLowerCase() === "x-service-token");
+    await submit(step.submit_via_mcp_header, header?.value ?? "");
+  } else if ("usage" in step) turn.usage = step.usage;
+  else if ("cost" in step) {
+    const cost = { amount: step.cost, currency: "USD" };
+    await update(client, sessionId, { sessionUpdate: "usage_update", used: 10, size: 100, cost });
+  } else if ("pid" in step) await say(client, sessionId, `pid:${process.pid}\n`);
+  else if ("child" in step) await say(client, sessionId, `child:${startChild()}\n`);
+  else if ("env" in step) await say(client, sessionId, `env:${JSON.stringify(seenEnv())}\n`);
+  else if ("sleep" in step) await new Promise((r) => setTimeout(r, step.sleep));
+  else if ("hang" in step) turn.stop = await hang();
+  else if ("ignore_term" in step) process.on("SIGTERM", () => {});
+  else if ("exit" in step) {
+    process.stderr.write("scripted agent exits on purpose\n");
+    process.exit(step.exit);
+  } else if ("stop" in step) turn.stop = step.stop;
+}
+
+function seenEnv() {
+  const header = state.mcp?.headers?.find((h) => h.name.toLowerCase() === "x-service-token");
+  return {
+    url: env.YARDMASTER_URL,
+    task_id: env.YARDMASTER_TASK_ID,
+    token: Boolean(env.YARDMASTER_TOKEN),
+    mcp_url: state.mcp?.url ?? null,
+    mcp_type: state.mcp?.type ?? null,
+    mcp_token_matches: header ? header.value === env.YARDMASTER_TOKEN : null,
+    cwd: process.cwd(),
+    extra: env.SCRIPTED_AGENT_EXTRA ?? null,
+  };
+}
+
+async function prompt({ params, client }) {
+  const script = scriptOf(params.prompt);
+  const turns = script.turns ?? [];
+  const steps = turns[Math.min(state.turn, turns.length - 1)] ?? [];
+  state.turn += 1;
+  const turn = { usage: null, stop: null };
+  for (const step of steps) {
+    await runStep(step, client, params.sessionId, turn);
+    if (turn.stop) break;
+  }
+  const usage = turn.usage && {
+    inputTokens: turn.usage.input,
+    outputTokens: turn.usage.output,
+    totalTokens: turn.usage.input + turn.usage.output,
+  };
+  return { stopReason: turn.stop ?? "end_turn", ...(usage ? { usage } : {}) };
+}
+
+const app = agent({ name: "scripted-agent" })
+  .onRequest(methods.agent.initialize, () => ({
+    protocolVersion: PROTOCOL_VERSION,
+    agentCapabilities: { mcpCapabilities: { http: env.SCRIPTED_AGENT_NO_HTTP !== "1" } },
+    agentInfo: { name: "scripted-agent", version: "1.0.0" },
+  }))
+  .onRequest(methods.agent.session.new, ({ params }) => {
+    state.mcp = params.mcpServers[0] ?? null;
+    return {
+      sessionId: `scripted-${process.pid}`,
+      configOptions: [
+        {
+          id: "model",
+          name: "Model",
+          category: "model",
+          type: "select",
+          currentValue: "scripted-1",
+          options: [{ value: "scripted-1", name: "Scripted 1" }],
+        },
+      ],
+    };
+  })
+  .onRequest(methods.agent.session.prompt, prompt)
+  .onNotification(methods.agent.session.cancel, () => state.cancel?.());
+
+app.connect(ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)));
