@@ -1,0 +1,98 @@
+// The real `yardmaster` command as a user runs it: `serve` with no configuration serves the demo
+// and runs it to completion; with `require_token`, requests need the token, and
+// `yardmaster token rotate` swaps it on the running server without a restart.
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { eventually } from "./support/server-harness.ts";
+
+const BIN = resolve("bin/yardmaster.mjs");
+let dir: string;
+let child: ChildProcess | null = null;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "ym-cli-"));
+});
+afterEach(async () => {
+  if (child && child.exitCode === null) child.kill("SIGKILL");
+  child = null;
+  await rm(dir, { recursive: true, force: true });
+});
+
+function serve(args: string[]): Promise<string> {
+  const proc = spawn(process.execPath, [BIN, "serve", ...args], { cwd: dir, stdio: "pipe" });
+  child = proc;
+  return new Promise((done, fail) => {
+    const timer = setTimeout(() => fail(new Error("no ready line in 20 s")), 20_000);
+    createInterface({ input: proc.stdout }).on("line", (line) => {
+      const url = /listening on (http\S+)/.exec(line)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        done(url);
+      }
+    });
+    proc.once("exit", (code) => fail(new Error(`serve exited ${code}`)));
+  });
+}
+
+describe("yardmaster serve", () => {
+  it("with no configuration registers the demo and runs it", { timeout: 40_000 }, async () => {
+    const url = await serve(["--port", "0"]);
+    const workflows = await (await fetch(`${url}/api/workflows`)).json();
+    expect(workflows.map((w: { name: string }) => w.name)).toEqual(["demo"]);
+    const res = await fetch(`${url}/api/workflows/demo/runs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ title: "latte mocha" }),
+    });
+    const { run_id } = await res.json();
+    const run = await eventually(
+      async () => {
+        const r = await (await fetch(`${url}/api/runs/${run_id}`)).json();
+        return r.status === "completed" && r;
+      },
+      "demo run completed",
+      20_000,
+    );
+    expect(run.output).toEqual({ tray: expect.arrayContaining([expect.stringMatching(/^latte/)]) });
+  });
+
+  it("requires the token when asked to, and takes a rotated one without restart", {
+    timeout: 40_000,
+  }, async () => {
+    const config = join(dir, "yardmaster.toml");
+    await writeFile(config, "[server]\nrequire_token = true\n\n[pools.default]\ncapacity = 1\n");
+    const url = await serve(["--config", config, "--port", "0"]);
+    const rotate = async () => {
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [BIN, "token", "rotate", "--config", config],
+        { cwd: dir },
+      );
+      return stdout.trim().split("\n").at(-1)!;
+    };
+    const get = (token?: string) =>
+      fetch(`${url}/api/runs`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    expect((await get()).status).toBe(401);
+    expect((await (await get()).json()).code).toBe("unauthorized");
+    const me = await (await fetch(`${url}/api/me`)).json();
+    expect(me).toMatchObject({ auth: "token", authenticated: false });
+    expect((await fetch(`${url}/api/health`)).status).toBe(200);
+    const first = await rotate();
+    await eventually(async () => (await get(first)).status === 200, "first token accepted");
+    const second = await rotate();
+    expect(second).not.toBe(first);
+    await eventually(async () => (await get(second)).status === 200, "rotated token accepted");
+    expect((await get(first)).status).toBe(401);
+    const sse = await fetch(`${url}/api/events?access_token=${second}`, {
+      signal: AbortSignal.timeout(2000),
+    });
+    expect(sse.status).toBe(200);
+    await sse.body?.cancel();
+    expect((await fetch(`${url}/api/runs?access_token=${second}`)).status).toBe(401);
+  });
+});

@@ -1,0 +1,125 @@
+// Derived views: GraphOut node states, branches, arrivals and edge traversal counts; RunSummary
+// current nodes; run stats sums.
+import { afterEach, describe, expect, it } from "vitest";
+import { type Arrival, workflow } from "../src/authoring/index.ts";
+import { gate, type Harness, startHarness } from "./support/engine-harness.ts";
+
+let h: Harness;
+afterEach(async () => {
+  await h?.close();
+});
+
+describe("run graph", () => {
+  it("shows branches, open arrivals, live states and traversal counts", async () => {
+    h = await startHarness();
+    const hold = gate();
+    const wf = workflow("viewed");
+    wf.node({ start: true }, async function split({ work }: any) {
+      return [work(0), work(1), work(2)];
+    });
+    wf.node(async function work({ gather }: any, n: number) {
+      if (n === 2) await hold.promise;
+      return n;
+    });
+    wf.node({ join: true }, async function gather({}: any, xs: Arrival[]) {
+      return xs.length;
+    });
+    h.register(wf);
+    const { run_id } = await h.service.submitRun("viewed", { title: "t" });
+    await h.waitFor(() => h.named("join.arrived", run_id).length === 2, "two arrivals");
+    const open = await h.service.runGraph(run_id);
+    const byName = Object.fromEntries(open.nodes.map((n) => [n.name, n]));
+    const split = (await h.service.getRun(run_id)).tasks![0].id;
+    expect(byName.split).toMatchObject({
+      generation: 0,
+      join: false,
+      state: "done",
+      live: true,
+      attempts: 1,
+    });
+    expect(byName.split.branches).toEqual([{ from_task: null, tasks: [split] }]);
+    expect(byName.work).toMatchObject({ state: "in_progress", live: true, attempts: 3 });
+    expect(byName.work.branches.map((b) => b.from_task)).toEqual([split, split, split]);
+    expect(byName.gather).toMatchObject({
+      join: true,
+      state: "idle",
+      live: false,
+      attempts: 0,
+      last_task_id: null,
+    });
+    expect(byName.gather.arrivals).toEqual({ arrived: 2, count: 3 });
+    expect(open.edges).toEqual([
+      { from: "split", to: "work", kind: "forward", traversed: 3 },
+      { from: "work", to: "gather", kind: "join", traversed: 2 },
+    ]);
+    const summary = (await h.service.listRuns({})).find((r) => r.id === run_id)!;
+    expect(summary.current_nodes).toEqual(["work"]);
+    hold.open();
+    await h.waitEvent("run.completed", (e) => e.run_id === run_id);
+    const closed = await h.service.runGraph(run_id);
+    const gather = closed.nodes.find((n) => n.name === "gather")!;
+    expect(gather).toMatchObject({ state: "done", attempts: 1, arrivals: null });
+    expect(closed.edges[1].traversed).toBe(3);
+  });
+
+  it("a failed attempt with its retry queued reports ready", async () => {
+    h = await startHarness();
+    const hold = gate();
+    let calls = 0;
+    const wf = workflow("flaky_view");
+    wf.node({ start: true, retries: 1 }, async function a() {
+      calls += 1;
+      if (calls === 1) {
+        await hold.promise;
+        throw new Error("once");
+      }
+      return "ok";
+    });
+    h.register(wf);
+    const { run_id } = await h.service.submitRun("flaky_view", { title: "t" });
+    await h.waitEvent("task.started", (e) => e.run_id === run_id);
+    // paused: the failing attempt finishes, and its retry stays queued
+    await h.service.pauseRun(run_id);
+    hold.open();
+    await h.waitEvent("task.failed", (e) => e.run_id === run_id);
+    const graph = await h.service.runGraph(run_id);
+    expect(graph.nodes[0]).toMatchObject({ state: "ready", attempts: 2 });
+    await h.service.resumeRun(run_id);
+    await h.waitEvent("run.completed", (e) => e.run_id === run_id);
+    // the spec's precedence: failed outranks done, even once the retry succeeded
+    expect((await h.service.runGraph(run_id)).nodes[0].state).toBe("failed");
+  });
+
+  it("an unregistered workflow's graph is 404 unknown_workflow; the run is flagged", async () => {
+    h = await startHarness();
+    const wf = workflow("gone");
+    wf.node({ start: true }, async function a() {});
+    h.register(wf);
+    await h.engine.stop();
+    const { run_id } = await h.service.submitRun("gone", { title: "t" });
+    h.engine.registry.workflows.delete("gone");
+    await expect(h.service.runGraph(run_id)).rejects.toMatchObject({
+      code: "unknown_workflow",
+      status: 404,
+    });
+    const summary = (await h.service.listRuns({}))[0];
+    expect(summary.unregistered).toBe(true);
+  });
+});
+
+describe("run stats", () => {
+  it("sums agent measurements and omits what nobody measured", async () => {
+    h = await startHarness();
+    const wf = workflow("measured");
+    wf.node({ start: true }, async function a() {});
+    h.register(wf);
+    const { run_id } = await h.service.submitRun("measured", { title: "t" });
+    await h.waitEvent("run.completed", (e) => e.run_id === run_id);
+    expect((await h.service.getRun(run_id)).stats).toBeUndefined();
+    const [task] = (await h.service.getRun(run_id)).tasks!;
+    await h.store.transact(async (tx) => {
+      await tx.updateTask(task.id, { stats: { duration_s: 1.5, input_tokens: 10 } });
+    });
+    expect((await h.service.getRun(run_id)).stats).toEqual({ duration_s: 1.5, input_tokens: 10 });
+  });
+});
