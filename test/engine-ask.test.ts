@@ -89,6 +89,9 @@ describe("ctx.ask", () => {
       (e) => e.run_id === run_id && e.data.ordinal === 2,
     );
     const formId = form.data.request_id as number;
+    await expect(h.service.answerRequest(formId, { option_id: "yes" })).rejects.toMatchObject({
+      code: "invalid_option",
+    });
     await expect(h.service.answerRequest(formId, { value: { why: 3 } })).rejects.toMatchObject({
       code: "validation",
     });

@@ -36,7 +36,14 @@ function readAnswer(
     }
     return body.option_id;
   }
-  const value = (body.value ?? null) as Json;
+  if (body.value === undefined) {
+    // A mode mismatch (an option_id, or nothing, sent to a text or form request).
+    throw new ServiceError(
+      "invalid_option",
+      `Request ${req.id} is a ${req.mode} request: answer it with \`value\`, not option_id.`,
+    );
+  }
+  const value = body.value as Json;
   if (req.mode === "form" && req.schema) {
     const validate = ajv.compile(req.schema);
     if (!validate(value)) {
