@@ -73,7 +73,7 @@ async function call(method: string, path: string, token?: string, body?: unknown
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json().catch(() => null) };
+  return { status: res.status, body: (await res.json().catch(() => null)) as any };
 }
 
 describe("task tokens", () => {

@@ -42,17 +42,17 @@ function serve(args: string[]): Promise<string> {
 describe("yardmaster serve", () => {
   it("with no configuration registers the demo and runs it", { timeout: 40_000 }, async () => {
     const url = await serve(["--port", "0"]);
-    const workflows = await (await fetch(`${url}/api/workflows`)).json();
+    const workflows = (await (await fetch(`${url}/api/workflows`)).json()) as any;
     expect(workflows.map((w: { name: string }) => w.name)).toEqual(["demo"]);
     const res = await fetch(`${url}/api/workflows/demo/runs`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ title: "latte mocha" }),
     });
-    const { run_id } = await res.json();
+    const { run_id } = (await res.json()) as any;
     const run = await eventually(
       async () => {
-        const r = await (await fetch(`${url}/api/runs/${run_id}`)).json();
+        const r = (await (await fetch(`${url}/api/runs/${run_id}`)).json()) as any;
         return r.status === "completed" && r;
       },
       "demo run completed",
@@ -78,8 +78,8 @@ describe("yardmaster serve", () => {
     const get = (token?: string) =>
       fetch(`${url}/api/runs`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
     expect((await get()).status).toBe(401);
-    expect((await (await get()).json()).code).toBe("unauthorized");
-    const me = await (await fetch(`${url}/api/me`)).json();
+    expect(((await (await get()).json()) as any).code).toBe("unauthorized");
+    const me = (await (await fetch(`${url}/api/me`)).json()) as any;
     expect(me).toMatchObject({ auth: "token", authenticated: false });
     expect((await fetch(`${url}/api/health`)).status).toBe(200);
     const first = await rotate();

@@ -11,26 +11,35 @@ import { gate, type Harness, startHarness } from "./support/engine-harness.ts";
 
 const worker = join(import.meta.dirname, "support", "crash-worker.ts");
 
+const output = new WeakMap<ChildProcess, { text: string }>();
+
 function launch(file: string, ...args: string[]): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", worker, file, ...args], {
+  const child = spawn(process.execPath, ["--import", "tsx", worker, file, ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
+  // Everything the child printed, from its first byte: a line may come before anyone waits.
+  const seen = { text: "" };
+  output.set(child, seen);
+  child.stdout!.on("data", (chunk: Buffer) => {
+    seen.text += chunk.toString();
+  });
+  return child;
 }
 
 function waitForLine(child: ChildProcess, pattern: RegExp, ms = 20_000): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no line ${pattern} within ${ms} ms`)), ms);
-    let buffer = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString();
-      if (pattern.test(buffer)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
+    const seen = output.get(child)!;
+    const check = () => {
+      if (!pattern.test(seen.text)) return;
+      clearTimeout(timer);
+      resolve();
+    };
+    check();
+    child.stdout!.on("data", check);
     child.on("exit", () => {
       clearTimeout(timer);
-      if (!pattern.test(buffer)) reject(new Error(`exited before ${pattern}`));
+      if (!pattern.test(seen.text)) reject(new Error(`exited before ${pattern}`));
     });
   });
 }
@@ -47,7 +56,7 @@ describe("recovery", () => {
   }, async () => {
     const dir = mkdtempSync(join(tmpdir(), "ym-crash-"));
     const file = join(dir, "store.db");
-    const runs = 120;
+    const runs = 300;
     const first = launch(file, "submit", String(runs));
     await waitForLine(first, /submitted/);
     await waitForLine(first, /progress 20\n/);

@@ -39,7 +39,7 @@ describe("run graph", () => {
     });
     expect(byName.split.branches).toEqual([{ from_task: null, tasks: [split] }]);
     expect(byName.work).toMatchObject({ state: "in_progress", live: true, attempts: 3 });
-    expect(byName.work.branches.map((b) => b.from_task)).toEqual([split, split, split]);
+    expect(byName.work.branches!.map((b) => b.from_task)).toEqual([split, split, split]);
     expect(byName.gather).toMatchObject({
       join: true,
       state: "idle",

@@ -1,10 +1,14 @@
 // SQLite implementation of `Store` (src/engine/store.ts) on better-sqlite3.
 //
 // Transactions: better-sqlite3 is synchronous while `transact` callbacks are async, so
-// transactions queue on an in-process mutex and each runs BEGIN IMMEDIATE .. COMMIT on the
-// writer connection (IMMEDIATE takes the write lock up front, so another process sharing the
-// file waits on busy_timeout instead of failing mid-transaction). Calling `store.transact`
-// from inside a transaction callback would wait on itself: use the `tx` argument instead.
+// transactions queue and run one after another on the writer connection. Group commit: the
+// callbacks queued within one turn of the event loop run inside ONE BEGIN IMMEDIATE .. COMMIT,
+// each in its own SAVEPOINT, so a callback that throws rolls back only its own writes. No
+// callback's promise settles before the COMMIT that made its writes durable, so nothing is
+// acknowledged that a crash could lose; the commit (and its fsync under synchronous=FULL) is
+// shared by the whole batch. IMMEDIATE takes the write lock up front, so another process
+// sharing the file waits on busy_timeout instead of failing mid-transaction. Calling
+// `store.transact` from inside a transaction callback would wait on itself: use `tx`.
 //
 // Reads outside `transact` go to a second, read-only connection: under WAL each statement sees
 // the last committed state, never the open transaction. For `:memory:` there is only one
@@ -13,8 +17,8 @@
 import type Database from "better-sqlite3";
 import type { Store, StoreWriter } from "../../engine/store.ts";
 import { type Connections, MEMORY, openConnections, type SqliteOptions } from "./connection.ts";
-import { AsyncMutex } from "./mutex.ts";
 import { prepareReads, type ReadQueries, SqliteReader } from "./reader.ts";
+import { type QueuedTransaction, TransactionQueue } from "./transaction-queue.ts";
 import { prepareWrites, SqliteWriter, type WriteQueries } from "./writer.ts";
 
 export type { SqliteOptions } from "./connection.ts";
@@ -28,7 +32,10 @@ export class SqliteStore extends SqliteReader implements Store {
   readonly #begin: Database.Statement;
   readonly #commit: Database.Statement;
   readonly #rollback: Database.Statement;
-  readonly #mutex = new AsyncMutex();
+  readonly #savepoint: Database.Statement;
+  readonly #release: Database.Statement;
+  readonly #rollbackTo: Database.Statement;
+  readonly #queue: TransactionQueue;
   #closed = false;
 
   constructor(path: string, connections: Connections) {
@@ -42,25 +49,53 @@ export class SqliteStore extends SqliteReader implements Store {
     this.#begin = writer.prepare("BEGIN IMMEDIATE");
     this.#commit = writer.prepare("COMMIT");
     this.#rollback = writer.prepare("ROLLBACK");
+    this.#savepoint = writer.prepare("SAVEPOINT unit");
+    this.#release = writer.prepare("RELEASE unit");
+    this.#rollbackTo = writer.prepare("ROLLBACK TO unit");
+    this.#queue = new TransactionQueue((batch) => this.#runBatch(batch));
   }
 
   transact<T>(fn: (tx: StoreWriter) => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(new Error("store is closed"));
-    return this.#mutex.run(() => this.#runTransaction(fn));
+    return this.#queue.push(fn);
   }
 
-  async #runTransaction<T>(fn: (tx: StoreWriter) => Promise<T>): Promise<T> {
+  /** Runs a batch of callbacks in one transaction; answers each one's outcome after COMMIT. */
+  async #runBatch(batch: QueuedTransaction[]): Promise<void> {
     const writer = this.#connections.writer;
-    this.#begin.run();
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    try {
+      this.#begin.run();
+      for (const item of batch) outcomes.push(await this.#runUnit(item));
+      this.#commit.run();
+    } catch (err) {
+      // BEGIN or COMMIT failed (or SQLite aborted the transaction): nothing is durable.
+      if (writer.inTransaction) this.#rollback.run();
+      for (const item of batch) item.reject(err);
+      return;
+    }
+    for (const [i, item] of batch.entries()) {
+      const outcome = outcomes[i];
+      if (outcome.ok) item.resolve(outcome.value);
+      else item.reject(outcome.error);
+    }
+  }
+
+  async #runUnit(item: QueuedTransaction) {
+    const writer = this.#connections.writer;
+    this.#savepoint.run();
     const tx = new SqliteWriter(this.#txReads, this.#writes);
     try {
-      const value = await fn(tx);
-      this.#commit.run();
-      return value;
-    } catch (err) {
-      // SQLite may already have rolled back by itself (e.g. on SQLITE_FULL).
-      if (writer.inTransaction) this.#rollback.run();
-      throw err;
+      const value = await item.fn(tx);
+      this.#release.run();
+      return { ok: true as const, value };
+    } catch (error) {
+      // SQLite may have rolled the whole transaction back by itself (e.g. on SQLITE_FULL):
+      // then the batch cannot commit and the caller sees the error through the commit path.
+      if (!writer.inTransaction) throw error;
+      this.#rollbackTo.run();
+      this.#release.run();
+      return { ok: false as const, error };
     } finally {
       tx.end();
     }
@@ -75,7 +110,7 @@ export class SqliteStore extends SqliteReader implements Store {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#mutex.idle();
+    await this.#queue.idle();
     const { reader, writer } = this.#connections;
     if (reader !== writer) reader.close();
     writer.pragma("optimize");
