@@ -43,7 +43,12 @@ describe("health, me, workflows", () => {
 
   it("lists and shows workflows with their finalized graphs", async () => {
     const list = await s.call("GET", "/api/workflows");
-    expect(list.body.map((w: { name: string }) => w.name)).toEqual(["asker", "chain", "fan"]);
+    expect(list.body.map((w: { name: string }) => w.name)).toEqual([
+      "asker",
+      "chain",
+      "fan",
+      "forms",
+    ]);
     const chain = await s.call("GET", "/api/workflows/chain");
     expect(chain.body).toMatchObject({
       name: "chain",

@@ -33,7 +33,7 @@ export function defaultToml(extra = ""): string {
     "[pools.default]",
     "capacity = 4",
     "",
-    ...["chain", "fan", "asker"].flatMap((name) => [
+    ...["chain", "fan", "asker", "forms"].flatMap((name) => [
       `[workflows.${name}]`,
       `target = "${FLOWS}:${name}"`,
       "",
@@ -42,8 +42,12 @@ export function defaultToml(extra = ""): string {
   ].join("\n");
 }
 
-export async function startTestServer(toml = defaultToml()): Promise<TestServer> {
-  const dir = mkdtempSync(join(tmpdir(), "ym-server-"));
+/** Starts a server; pass `reuseDir` (a stopped server's `dir`) to restart on the same store. */
+export async function startTestServer(
+  toml = defaultToml(),
+  reuseDir?: string,
+): Promise<TestServer> {
+  const dir = reuseDir ?? mkdtempSync(join(tmpdir(), "ym-server-"));
   const configFile = join(dir, "yardmaster.toml");
   writeFileSync(configFile, toml);
   const config = await loadConfig({ file: configFile, cwd: dir });
@@ -71,6 +75,7 @@ export async function startTestServer(toml = defaultToml()): Promise<TestServer>
       await server.stop();
       rmSync(dir, { recursive: true, force: true });
     },
+    stop: () => server.stop(),
   };
 }
 
