@@ -57,24 +57,38 @@ export async function enqueueTask(
   return task;
 }
 
-/** Applies a routing decision of `from` (already marked done). Answers the tasks it enqueued. */
+/**
+ * Applies a routing decision of `from` (already marked done). Answers whether it enqueued a
+ * task (then the run certainly has work outstanding and need not be settled).
+ */
 export async function applyTransitions(
   work: Work,
   registry: Registry,
   run: RunRecord,
   from: TaskRecord,
   routing: Extract<Routing, { kind: "transitions" }>,
-): Promise<void> {
+): Promise<boolean> {
   const count = routing.transitions.length;
+  let enqueued = false;
   for (const [index, t] of routing.transitions.entries()) {
     const branch = routing.fanout
       ? [...from.branch, { count, fanout: from.id, index, key: t.present ? t.payload : null }]
       : from.branch;
     const target = registry.node(run.workflow, t.edge);
     if (target?.join) {
-      await arrive(work, registry, run, from, t.edge, branch, t.present ? t.payload : null);
+      const joined = await arrive(
+        work,
+        registry,
+        run,
+        from,
+        t.edge,
+        branch,
+        t.present ? t.payload : null,
+      );
+      enqueued ||= joined;
       continue;
     }
+    enqueued = true;
     await enqueueTask(work, registry, {
       run,
       node: t.edge,
@@ -85,6 +99,7 @@ export async function applyTransitions(
       lineage: { reason: "transition", parent: from.id },
     });
   }
+  return enqueued;
 }
 
 async function arrive(
@@ -95,7 +110,7 @@ async function arrive(
   join: string,
   branch: BranchFrame[],
   value: Json,
-): Promise<void> {
+): Promise<boolean> {
   const frame = branch.at(-1) ?? { count: 1, fanout: 0, index: 0, key: null };
   const earlier = await work.tx.listArrivals(run.id, join, frame.fanout);
   const late = earlier.some((a) => a.index === frame.index || a.join_task !== null);
@@ -121,8 +136,9 @@ async function arrive(
     arrived,
     late,
   });
-  if (late || arrived < frame.count) return;
+  if (late || arrived < frame.count) return false;
   await enqueueJoin(work, registry, run, join, frame.fanout, branch.slice(0, -1), from.id);
+  return true;
 }
 
 /** Enqueues the join task from the stored arrivals of (join, fanout). Also used by rerun. */

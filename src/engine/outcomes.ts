@@ -45,8 +45,11 @@ export async function completeAttempt(
     });
     const run = (await work.tx.getRun(done.run_id))!;
     if (routing.kind === "transitions" && routing.transitions.length > 0) {
-      await applyTransitions(work, core.registry, run, done, routing);
-      work.after(() => core.wake());
+      // A successor was enqueued: the run has work outstanding, so there is nothing to settle.
+      if (await applyTransitions(work, core.registry, run, done, routing)) {
+        work.after(() => core.wake());
+        return true;
+      }
     }
     await settleRun(work, run.id, done);
     return true;
