@@ -20,3 +20,9 @@ export type {
   Transition,
 } from "./authoring/types.ts";
 export { isWorkflow, Workflow, workflow } from "./authoring/workflow.ts";
+export type {
+  ActionDeclaration,
+  PanelDeclaration,
+  PluginContext,
+  PluginScope,
+} from "./plugins/types.ts";

@@ -170,8 +170,9 @@ describe("a graph that closes", () => {
 
   it("records plugin declarations as given", () => {
     const wf = workflow("w");
-    const action = { name: "approve", title: "Approve" };
-    wf.action(action).panel({ name: "summary", kind: "markdown" });
+    // Raw declarations are kept as given (plain JavaScript authors get no type checks).
+    const action = { name: "approve", title: "Approve" } as any;
+    wf.action(action).panel({ name: "summary", kind: "markdown" } as any);
     expect(wf.actions).toEqual([action]);
     expect(wf.panels).toEqual([{ name: "summary", kind: "markdown" }]);
   });

@@ -47,6 +47,13 @@ const ENDPOINTS = [
   "GET /api/requests",
   "GET /api/requests/{request_id}",
   "POST /api/requests/{request_id}/answer",
+  "POST /api/workflows",
+  "PUT /api/workflows/{name}",
+  "DELETE /api/workflows/{name}",
+  "GET /api/workflows/{name}/source",
+  "GET /api/plugins",
+  "POST /api/plugins/{wf}/actions/{name}",
+  "GET /api/plugins/{wf}/panels/{name}/data",
 ];
 
 describe("/openapi.json", () => {

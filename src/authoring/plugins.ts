@@ -1,37 +1,17 @@
+import { assertPlugins } from "../plugins/compile.ts";
+import type { FinalGraph } from "./types.ts";
 import type { Workflow } from "./workflow.ts";
 
 /**
- * Registration-time check of plugin declarations (stage "plugins"). For now only the shape every
- * later check relies on: each declaration is an object with a unique, non-empty string `name`.
- * Throws an Error listing every problem.
+ * Registration-time check of plugin declarations (stage "plugins"): every `wf.action(...)` and
+ * `wf.panel(...)` against typescript.md section 4 and the plugin manifest of http-api.md. With
+ * `graph`, panel nodes must exist; with `file`, assets must exist beside it (the registrar
+ * passes both; the loader, which runs first, checks what needs neither). Throws an Error
+ * listing every problem, each naming its declaration.
  */
-export function validatePlugins(wf: Workflow): void {
-  const problems = [
-    ...declarationProblems("action", wf.actions),
-    ...declarationProblems("panel", wf.panels),
-  ];
-  if (problems.length > 0) {
-    throw new Error(`workflow "${wf.name}": ${problems.join("; ")}`);
-  }
-}
-
-function declarationProblems(kind: string, decls: ReadonlyArray<unknown>): string[] {
-  const problems: string[] = [];
-  const seen = new Set<string>();
-  decls.forEach((decl, i) => {
-    const who = `${kind} #${i + 1}`;
-    if (decl === null || typeof decl !== "object" || Array.isArray(decl)) {
-      problems.push(`${who} must be an object such as { name: "approve", ... }`);
-      return;
-    }
-    const name = (decl as { name?: unknown }).name;
-    if (typeof name !== "string" || name === "") {
-      problems.push(`${who} needs a non-empty string "name"`);
-    } else if (seen.has(name)) {
-      problems.push(`${kind} name "${name}" is declared twice`);
-    } else {
-      seen.add(name);
-    }
-  });
-  return problems;
+export function validatePlugins(
+  wf: Workflow,
+  where: { graph?: FinalGraph | null; file?: string | null } = {},
+): void {
+  assertPlugins(wf, where);
 }

@@ -1,3 +1,4 @@
+import type { ActionDeclaration, PanelDeclaration } from "../plugins/types.ts";
 import { hasBrand, setBrand } from "./brand.ts";
 import { finalizeGraph, type NodeEntry } from "./finalize.ts";
 import { makeEdgeRef } from "./refs.ts";
@@ -48,14 +49,14 @@ export class Workflow {
   }
 
   /** Records a plugin action declaration; validated at registration (stage "plugins"). */
-  action(decl: Record<string, unknown>): this {
-    this.#actions.push(decl);
+  action(decl: ActionDeclaration): this {
+    this.#actions.push(decl as unknown as Record<string, unknown>);
     return this;
   }
 
   /** Records a plugin panel declaration; validated at registration (stage "plugins"). */
-  panel(decl: Record<string, unknown>): this {
-    this.#panels.push(decl);
+  panel(decl: PanelDeclaration): this {
+    this.#panels.push(decl as unknown as Record<string, unknown>);
     return this;
   }
 

@@ -25,8 +25,11 @@ export async function runAttempt(
 ): Promise<void> {
   const reg = core.registry.workflows.get(run.workflow);
   const node = reg?.graph.nodes.get(task.node);
+  // The workflow was unregistered between the claim and now: leave the row as it is; a new
+  // registration recovers it (see docs/registration.md).
+  if (!reg) return;
   try {
-    if (!reg || !node) {
+    if (!node) {
       throw new GraphError(`node ${task.node} does not exist in workflow ${run.workflow} any more`);
     }
     if (node.timeout != null) {

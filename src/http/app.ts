@@ -5,8 +5,10 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { serializerCompiler } from "fastify-type-provider-zod";
 import { registerAgentMcp } from "../mcp/agent-mcp.ts";
+import type { PluginService } from "../plugins/plugin-host.ts";
 import type { AgentService } from "../service/agent/agent-service.ts";
 import type { OperatorService } from "../service/api.ts";
+import type { WorkflowRegistrar } from "../service/registration/api.ts";
 import type { AuthGate } from "./auth.ts";
 import { installAuth } from "./auth-hook.ts";
 import { installBodyParsers } from "./body-parsers.ts";
@@ -14,6 +16,8 @@ import { registerDocs } from "./docs.ts";
 import { installErrorHandling, sendError } from "./errors.ts";
 import { type LoggerSetting, loggerOptions } from "./logging.ts";
 import { registerAgentRoutes } from "./routes/agent-routes.ts";
+import { registerPluginRoutes } from "./routes/plugin-routes.ts";
+import { registerRegistrationRoutes } from "./routes/registration-routes.ts";
 import { registerRequestRoutes } from "./routes/request-routes.ts";
 import type { ZodApp } from "./routes/route-kit.ts";
 import { registerRunHistoryRoutes } from "./routes/run-history-routes.ts";
@@ -30,6 +34,10 @@ export interface AppDeps {
   service: OperatorService;
   /** The agent surface (task-token routes and the MCP server); absent: not mounted. */
   agent?: AgentService;
+  /** Hot registration; absent: the registration routes answer 503 registration_unavailable. */
+  registrar?: WorkflowRegistrar;
+  /** Plugin actions, panel data and assets; absent: an empty manifest and 404s. */
+  plugins?: PluginService;
   events: EventFeed;
   auth: AuthGate;
   /** Largest accepted request body, in bytes. */
@@ -58,6 +66,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerDocs(app, deps.version);
   registerServerRoutes(app, deps);
   registerWorkflowRoutes(app, deps.service);
+  registerRegistrationRoutes(app, deps);
+  registerPluginRoutes(app, deps.plugins);
   registerRunRoutes(app, deps.service);
   registerRunHistoryRoutes(app, deps.service);
   registerTaskRoutes(app, deps.service);
@@ -71,5 +81,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     replayCap: deps.sseReplayCap,
     limits: { ...DEFAULT_SSE_LIMITS, ...deps.sse },
   });
+  (await import("./ui.ts")).registerUi(app);
   return app;
 }

@@ -4,16 +4,22 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAgentExtension } from "../agents/index.ts";
-import { loadTarget } from "../authoring/index.ts";
 import { defaultPublicUrl } from "../config/index.ts";
 import type { ServerConfig } from "../config/server-config.ts";
 import { Engine } from "../engine/engine.ts";
 import type { Store } from "../engine/store.ts";
 import { buildApp } from "../http/app.ts";
 import { createAuthGate, ensureToken, isLoopbackHost } from "../http/auth.ts";
+import { PluginHost } from "../plugins/index.ts";
 import { AgentService } from "../service/agent/agent-service.ts";
 import { AgentSessions } from "../service/agent/agent-sessions.ts";
 import { EngineOperatorService } from "../service/operator-service.ts";
+import {
+  loadForRegistration,
+  Registrar,
+  registeredWorkflow,
+  syncRegistrations,
+} from "../service/registration/index.ts";
 import { openSqliteStore } from "../stores/sqlite/index.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -38,18 +44,13 @@ async function registerConfigured(engine: Engine, config: ServerConfig): Promise
     : config.fromFile
       ? []
       : [{ target: DEMO_TARGET, pool: Object.keys(config.pools)[0], recorded: DEMO_TARGET }];
+  // The same checks as a registration over HTTP (plugins, reserved names); a failure stops
+  // the start with the ServiceError's sentence.
   for (const { target, pool, recorded } of targets) {
-    const loaded = await loadTarget(target, config.configDir);
-    engine.register({
-      name: loaded.graph.name,
-      graph: loaded.graph,
-      workflow: loaded.workflow,
-      pool,
-      target: recorded,
-      file: loaded.file,
-      loaded,
-    });
+    const loaded = await loadForRegistration(target, config.configDir);
+    engine.register(registeredWorkflow(loaded, pool, recorded));
   }
+  await syncRegistrations(engine);
 }
 
 export async function startServer(
@@ -60,11 +61,15 @@ export async function startServer(
   // What each attempt's agent runner declared (ask policy, output model); shared by the runner
   // and the agent surface.
   const sessions = new AgentSessions();
-  // Agents are told the configured public URL, else the one the bound port gives (port 0).
-  let boundUrl: string | null = null;
+  // Agents are told the configured public URL, else the one the bound port gives (port 0); an
+  // attempt recovered before the server listens waits for it.
+  let announceUrl: (url: string) => void = () => {};
+  const boundUrl = new Promise<string>((resolve) => {
+    announceUrl = resolve;
+  });
   const agentRunner = createAgentExtension({
     agents: config.agents,
-    publicUrl: () => config.server.publicUrl ?? boundUrl ?? "",
+    publicUrl: () => config.server.publicUrl ?? boundUrl,
     sessions,
     version: VERSION,
   });
@@ -94,6 +99,8 @@ export async function startServer(
   const app = await buildApp({
     service,
     agent: new AgentService(engine, sessions),
+    registrar: new Registrar({ engine, configFile: config.file, configDir: config.configDir }),
+    plugins: new PluginHost(engine, service),
     events: {
       bus: engine.bus,
       replay: (after, limit, runId) => store.listEvents({ after, limit, run_id: runId }),
@@ -111,7 +118,7 @@ export async function startServer(
   const port = typeof address === "object" && address ? address.port : config.server.port;
   const host = config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host;
   const url = `http://${host}:${port}`;
-  boundUrl = defaultPublicUrl(config.server.host, port);
+  announceUrl(defaultPublicUrl(config.server.host, port));
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {

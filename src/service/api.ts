@@ -21,6 +21,7 @@ import type {
   RunDetail,
   RunSummary,
   SetStatus,
+  SourceOut,
   StreamOut,
   TaskDetail,
   TaskRef,
@@ -49,6 +50,12 @@ export interface OperatorService {
 
   listWorkflows(): Promise<WorkflowOut[]>;
   getWorkflow(name: string): Promise<WorkflowOut>;
+  /**
+   * The module text and node lines of a registered workflow (404 `not_found` when they cannot
+   * be produced). Optional so that adapters over other services need not offer it; the route
+   * answers 404 without it.
+   */
+  workflowSource?(name: string): Promise<SourceOut>;
 
   submitRun(workflow: string, body: { title: string; description?: string }): Promise<Created>;
   listRuns(query: RunListQuery): Promise<RunSummary[]>;

@@ -1,5 +1,6 @@
 // The OperatorService over one engine: reads build views from the store, writes delegate to
 // the use cases in ./operations/.
+import { readSource } from "../authoring/index.ts";
 import type { Engine } from "../engine/engine.ts";
 import type { StoreReader } from "../engine/store.ts";
 import type { OperatorService, PageQuery, RequestListQuery, RunListQuery } from "./api.ts";
@@ -60,6 +61,19 @@ export class EngineOperatorService implements OperatorService {
 
   async getWorkflow(name: string): Promise<S.WorkflowOut> {
     return this.#workflow(name);
+  }
+
+  async workflowSource(name: string): Promise<S.SourceOut> {
+    const wf = this.engine.registry.workflows.get(name);
+    if (!wf) throw new ServiceError("unknown_workflow", `Workflow ${name} is not registered.`);
+    const source = wf.loaded ? await readSource(wf.loaded) : null;
+    if (!source) {
+      throw new ServiceError(
+        "not_found",
+        `The source of workflow ${name} cannot be produced (not loaded from a file, or the file is gone).`,
+      );
+    }
+    return source;
   }
 
   #workflow(name: string): S.WorkflowOut {

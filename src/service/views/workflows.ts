@@ -1,5 +1,6 @@
-// WorkflowOut: a registered workflow's finalized graph and its pool's load.
+// WorkflowOut: a registered workflow's finalized graph, its pool's load and its plugin.
 import type { Pool, RegisteredWorkflow } from "../../engine/registry.ts";
+import { pluginOf, workflowPlugin } from "../../plugins/manifest.ts";
 import type { NodeOut, WorkflowOut } from "../schemas/index.ts";
 
 export function workflowView(wf: RegisteredWorkflow, pool: Pool): WorkflowOut {
@@ -23,6 +24,6 @@ export function workflowView(wf: RegisteredWorkflow, pool: Pool): WorkflowOut {
     capacity: pool.capacity,
     in_flight: pool.inFlight,
     target: wf.target,
-    plugin: { actions: [], panels: [] },
+    plugin: workflowPlugin(pluginOf(wf)),
   } as WorkflowOut;
 }

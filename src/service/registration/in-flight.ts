@@ -1,0 +1,49 @@
+// Attempts of one workflow that are in flight, and the recovery of those a removal left behind.
+//
+// Removing a workflow interrupts its live attempts without writing their rows, exactly as a
+// shutdown does: an `in_progress` row keeps saying in_progress and a `waiting` row keeps its
+// open request. Registering the workflow again recovers them the way a restart would: every
+// in_progress row whose body no longer runs here is reset to `ready` (`engine.recovered`) and
+// runs again from its payload. Waiting rows need nothing: once their request is answered the
+// engine makes them ready, and the dispatcher claims them as soon as the workflow is back.
+import type { TaskRecord } from "../../engine/domain.ts";
+import type { StoreReader } from "../../engine/store.ts";
+import type { Work } from "../../engine/unit-of-work.ts";
+
+/** in_progress and waiting task rows of `workflow`'s runs, in spawn (id) order. */
+export async function inFlightTasks(reader: StoreReader, workflow: string): Promise<TaskRecord[]> {
+  const going = await reader.listTasks({ status: ["in_progress", "waiting"] });
+  const mine = new Map<string, boolean>();
+  const out: TaskRecord[] = [];
+  for (const task of going) {
+    let ofWorkflow = mine.get(task.run_id);
+    if (ofWorkflow === undefined) {
+      ofWorkflow = (await reader.getRun(task.run_id))?.workflow === workflow;
+      mine.set(task.run_id, ofWorkflow);
+    }
+    if (ofWorkflow) out.push(task);
+  }
+  return out;
+}
+
+/** Resets the orphaned in_progress rows of `workflow` to ready; answers their ids. */
+export async function recoverOrphans(
+  work: Work,
+  live: ReadonlyMap<number, unknown>,
+  workflow: string,
+): Promise<number[]> {
+  const orphans = (await inFlightTasks(work.tx, workflow)).filter(
+    (t) => t.status === "in_progress" && !live.has(t.id),
+  );
+  const ids: number[] = [];
+  for (const t of orphans) {
+    const reset = await work.tx.updateTask(
+      t.id,
+      { status: "ready", started: null, token_hash: null },
+      { status: ["in_progress"], claim: t.claim },
+    );
+    if (reset) ids.push(t.id);
+  }
+  if (ids.length > 0) work.emit("engine.recovered", null, null, { task_ids: ids });
+  return ids;
+}

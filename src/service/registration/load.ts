@@ -1,0 +1,52 @@
+// Loading a target for registration: the loader's stages (target, import, attribute, finalize,
+// plugins), then what only a registration can check: plugin declarations against the graph and
+// the files beside the workflow (stage plugins), and the name (stage register).
+import {
+  type LoadedWorkflow,
+  type LoadStage,
+  loadTarget,
+  validatePlugins,
+  WorkflowLoadError,
+} from "../../authoring/index.ts";
+import { ServiceError } from "../errors.ts";
+import { reservedNameProblem } from "./reserved.ts";
+
+export type RegistrationStage = LoadStage | "register";
+
+export function loadFailed(
+  target: string | null,
+  stage: RegistrationStage,
+  detail: string,
+): ServiceError {
+  const what = target === null ? "The workflow" : `Workflow target ${JSON.stringify(target)}`;
+  return new ServiceError(
+    "workflow_load_failed",
+    `${what} did not load (stage ${stage}): ${detail}`,
+    { target, stage, detail },
+  );
+}
+
+/**
+ * Loads `target` (relative to `baseDir`, the configuration folder) afresh from disk. No node
+ * defaults are applied, so a NodeOut reports null for what the workflow leaves unset.
+ */
+export async function loadForRegistration(
+  target: string,
+  baseDir: string,
+): Promise<LoadedWorkflow> {
+  let loaded: LoadedWorkflow;
+  try {
+    loaded = await loadTarget(target, baseDir);
+  } catch (err) {
+    if (err instanceof WorkflowLoadError) throw loadFailed(target, err.stage, err.detail);
+    throw loadFailed(target, "import", err instanceof Error ? err.message : String(err));
+  }
+  try {
+    validatePlugins(loaded.workflow, { graph: loaded.graph, file: loaded.file });
+  } catch (err) {
+    throw loadFailed(target, "plugins", (err as Error).message);
+  }
+  const reserved = reservedNameProblem(loaded.graph.name);
+  if (reserved) throw loadFailed(target, "register", reserved);
+  return loaded;
+}

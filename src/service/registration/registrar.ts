@@ -1,0 +1,146 @@
+// Registering, replacing and removing workflows on a serving engine (http-api.md Workflows 2,
+// 4, 5). Operations run one at a time. Each checks everything first, then persists the
+// configuration row when asked (a failed write leaves the engine untouched), then commits the
+// store row, the in-memory registry and the `workflow.*` event together.
+import type { LoadedWorkflow } from "../../authoring/index.ts";
+import type { Engine } from "../../engine/engine.ts";
+import type { RegisteredWorkflow } from "../../engine/registry.ts";
+import { conflict, ServiceError } from "../errors.ts";
+import type * as S from "../schemas/index.ts";
+import { workflowView } from "../views/workflows.ts";
+import type { Registered, WorkflowRegistrar } from "./api.ts";
+import { commitRegistration, unregisterWorkflow } from "./commit.ts";
+import { inFlightTasks } from "./in-flight.ts";
+import { loadFailed, loadForRegistration } from "./load.ts";
+import { dropRow, persistPath, writeRow } from "./persist.ts";
+
+export interface RegistrarOptions {
+  engine: Engine;
+  /** The server's configuration file; null when it started without one. */
+  configFile: string | null;
+  /** Folder targets are relative to (the configuration file's folder). */
+  configDir: string;
+}
+
+export function registeredWorkflow(
+  loaded: LoadedWorkflow,
+  pool: string,
+  target: string | null,
+): RegisteredWorkflow {
+  const { graph, workflow, file } = loaded;
+  return { name: graph.name, graph, workflow, pool, target, file, loaded };
+}
+
+export class Registrar implements WorkflowRegistrar {
+  readonly #engine: Engine;
+  readonly #configDir: string;
+  readonly #persistTo: string;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: RegistrarOptions) {
+    this.#engine = options.engine;
+    this.#configDir = options.configDir;
+    this.#persistTo = persistPath(options.configFile, options.configDir);
+  }
+
+  /** One operation at a time: two registrations of one name must not both pass the check. */
+  #serial<T>(op: () => Promise<T>): Promise<T> {
+    const next = this.#queue.catch(() => {}).then(op);
+    this.#queue = next;
+    return next;
+  }
+
+  register(body: S.RegisterWorkflow): Promise<Registered<S.WorkflowOut>> {
+    return this.#serial(async () => {
+      const pool = this.#pool(body.pool);
+      const loaded = await loadForRegistration(body.target, this.#configDir);
+      const name = loaded.graph.name;
+      if (this.#engine.registry.workflows.has(name)) {
+        throw conflict(
+          `Workflow ${name} is already registered; PUT /api/workflows/${name} replaces it.`,
+          { workflow: name },
+        );
+      }
+      const persisted = await this.#persist(body.persist, name, body.target, pool);
+      const wf = registeredWorkflow(loaded, pool, body.target);
+      await commitRegistration(this.#engine, wf, "workflow.registered");
+      return { value: this.#view(name), persisted };
+    });
+  }
+
+  reload(name: string, body: S.ReloadWorkflow): Promise<Registered<S.WorkflowOut>> {
+    return this.#serial(async () => {
+      const current = this.#require(name);
+      const target = body.target ?? current.target;
+      if (target === null) {
+        throw loadFailed(null, "target", `workflow ${name} has no recorded target; send one`);
+      }
+      const pool = body.pool == null ? current.pool : this.#pool(body.pool);
+      const loaded = await loadForRegistration(target, this.#configDir);
+      if (loaded.graph.name !== name) {
+        throw conflict(
+          `Target ${target} now defines workflow ${loaded.graph.name}, not ${name}; ` +
+            "register it with POST /api/workflows.",
+          { workflow: loaded.graph.name },
+        );
+      }
+      if (pool !== current.pool) await this.#refuseMoveInFlight(name, current.pool, pool);
+      const persisted = await this.#persist(body.persist, name, target, pool);
+      const wf = registeredWorkflow(loaded, pool, target);
+      await commitRegistration(this.#engine, wf, "workflow.replaced");
+      return { value: this.#view(name), persisted };
+    });
+  }
+
+  remove(name: string, options: { persist: boolean }): Promise<Registered<S.RemovedWorkflowOut>> {
+    return this.#serial(async () => {
+      const current = this.#require(name);
+      const removedRow = options.persist ? await dropRow(this.#persistTo, name) : false;
+      const taskIds = await unregisterWorkflow(this.#engine, current);
+      return {
+        value: { workflow: name, task_ids: taskIds },
+        persisted: removedRow ? this.#persistTo : null,
+      };
+    });
+  }
+
+  /** The requested pool, or the default one: `default` if it exists, else the first. */
+  #pool(requested: string | null | undefined): string {
+    const pools = [...this.#engine.registry.pools.keys()];
+    const pool = requested ?? (pools.includes("default") ? "default" : pools[0]);
+    if (pool !== undefined && pools.includes(pool)) return pool;
+    throw new ServiceError(
+      "unknown_pool",
+      `Pool ${JSON.stringify(pool ?? null)} does not exist (registration never creates one); ` +
+        `pools: ${pools.join(", ") || "none"}.`,
+      { pool: pool ?? null, pools },
+    );
+  }
+
+  #require(name: string): RegisteredWorkflow {
+    const wf = this.#engine.registry.workflows.get(name);
+    if (!wf) throw new ServiceError("unknown_workflow", `Workflow ${name} is not registered.`);
+    return wf;
+  }
+
+  async #refuseMoveInFlight(name: string, from: string, to: string): Promise<void> {
+    const going = await inFlightTasks(this.#engine.store, name);
+    if (going.length === 0) return;
+    throw conflict(
+      `Workflow ${name} cannot move from pool ${from} to ${to} while ${going.length} ` +
+        "attempt(s) of it are in flight; try again when they have finished.",
+      { task_ids: going.map((t) => t.id) },
+    );
+  }
+
+  async #persist(wanted: boolean | undefined, name: string, target: string, pool: string) {
+    if (!wanted) return null;
+    await writeRow(this.#persistTo, name, { target, pool });
+    return this.#persistTo;
+  }
+
+  #view(name: string): S.WorkflowOut {
+    const wf = this.#require(name);
+    return workflowView(wf, this.#engine.registry.pools.get(wf.pool)!);
+  }
+}
