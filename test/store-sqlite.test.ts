@@ -60,7 +60,10 @@ describe("sqlite store", () => {
       store.transact((tx) => tx.insertRun(runInput({ id: "kept-1" }))),
       store.transact(async (tx) => {
         await tx.insertRun(runInput({ id: "lost" }));
-        await tx.appendEvents([{ name: "run.created", run_id: "lost", task_id: null, data: {} }], 1);
+        await tx.appendEvents(
+          [{ name: "run.created", run_id: "lost", task_id: null, data: {} }],
+          1,
+        );
         throw new Error("refused");
       }),
       store.transact((tx) => tx.insertRun(runInput({ id: "kept-2" }))),
