@@ -92,11 +92,14 @@ describe("yardmaster command line errors", () => {
     expect(other.err).toMatch(/unknown action show/);
   });
 
-  it("answers exit 2 'not implemented yet' for the client commands", async () => {
-    for (const command of ["runs", "submit", "tail"]) {
-      const result = await cli(command);
-      expect(result.code).toBe(2);
-      expect(result.err).toMatch(/not implemented yet/);
+  it("runs the client commands: usage errors exit 2, an unreachable server exits 3", async () => {
+    const submit = await cli("submit");
+    expect(submit.code).toBe(2);
+    expect(submit.err).toMatch(/missing WORKFLOW/);
+    for (const command of ["runs", "tail"]) {
+      const result = await cli(command, "--url", "http://127.0.0.1:9");
+      expect(result.code).toBe(3);
+      expect(result.err).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9/);
     }
   });
 });

@@ -12,7 +12,6 @@ import type {
   LogRef,
   LogText,
   Move,
-  NewRun,
   Ok,
   Position,
   PositionOut,

@@ -1,6 +1,7 @@
 // A real server whose `[agents.*]` run the scripted ACP agent (test/support/scripted-agent.mjs)
 // and whose workflows are test/fixtures/agents/flows.ts, with every published event recorded
 // and bounded waits.
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EventRecord } from "../../src/engine/domain.ts";
 import { eventually, startTestServer, type TestServer } from "./server-harness.ts";
@@ -20,12 +21,21 @@ export interface AgentServer extends TestServer {
   said(taskId: number, prefix: string): Promise<string>;
 }
 
+/**
+ * Whether the process still runs. A zombie counts as ended: in a container whose init does not
+ * reap orphans, a killed grandchild may linger as one forever.
+ */
 export const pidAlive = (pid: number) => {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return true; // no /proc here: kill(pid, 0) is all there is to know
   }
 };
 
@@ -38,7 +48,7 @@ function toml(capacity: number, agentExtra: string): string {
     "[pools.default]",
     `capacity = ${capacity}`,
     "",
-    ...["agentic", "hurried", "twice", "quick"].flatMap((n) => [
+    ...["agentic", "hurried", "twice", "quick", "overlap"].flatMap((n) => [
       `[workflows.${n}]`,
       `target = "${FLOWS}:${n}"`,
       "",

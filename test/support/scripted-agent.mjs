@@ -1,5 +1,5 @@
 // A real ACP agent for tests, speaking over stdio through @agentclientprotocol/sdk. What it does
-// is chosen by the first text block of each prompt: a JSON script
+// is chosen by the first text block of its first prompt: a JSON script
 //   { "turns": [[step, ...], ...] }   turn i (0 = the first prompt, then repair turns) runs
 //                                     turns[i], or the last entry when there are fewer
 // Steps (one key each):
@@ -10,15 +10,16 @@
 // (markers such as `pid:<n>` are said on a line of their own)
 //   submit: value                       POST .../submit with the env token ("$permission" is
 //                                       replaced by the last permission outcome)
-//   submit_via_mcp_header: value        the same, with the token the session's MCP server carries
+//   submit_via_mcp: value               calls the `submit_result` tool of the session's MCP server
 //   usage: { input, output }            token usage reported with this turn's response
 //   cost: number                        a usage_update carrying the session's cost
 //   pid: true                           says `pid:<its pid>`
 //   child: true                         starts a grandchild process and says `child:<its pid>`
 //   env: true                           says `env:<JSON of what it was given>` (no token values)
 //   sleep: ms | hang: true              waits (hang: until session/cancel, then ends cancelled)
-//   ignore_term: true                   from now on ignores SIGTERM
+//   ignore_term: true                   from now on ignores SIGTERM and stdin closing
 //   exit: code                          exits at once, after a line on stderr
+//   exit_after: ms                      goes on, and exits with code 4 after that long
 //   stop: stopReason                    ends the turn with this stop reason
 // A prompt that is not JSON is answered by submitting { echo: <prompt> }.
 // Env SCRIPTED_AGENT_NO_HTTP=1 makes it not advertise MCP over HTTP.
@@ -26,7 +27,7 @@ import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { agent, methods, ndJsonStream, PROTOCOL_VERSION } from "@agentclientprotocol/sdk/unstable";
 
-const state = { turn: 0, mcp: null, permission: null, cancel: null, children: [] };
+const state = { script: null, turn: 0, mcp: null, permission: null, cancel: null, children: [] };
 const env = process.env;
 
 function scriptOf(prompt) {
@@ -47,6 +48,23 @@ async function submit(value, token) {
     body: JSON.stringify(payload),
   });
   await res.text();
+}
+
+/** A real MCP client on the server the session was given, with the headers it came with. */
+async function submitViaMcp(value) {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StreamableHTTPClientTransport } = await import(
+    "@modelcontextprotocol/sdk/client/streamableHttp.js"
+  );
+  const headers = Object.fromEntries(state.mcp.headers.map((h) => [h.name, h.value]));
+  const transport = new StreamableHTTPClientTransport(new URL(state.mcp.url), {
+    requestInit: { headers },
+  });
+  const mcp = new Client({ name: "scripted-agent", version: "1.0.0" });
+  await mcp.connect(transport);
+  const result = await mcp.callTool({ name: "submit_result", arguments: { result: value } });
+  await mcp.close();
+  if (result.isError) process.stderr.write(`submit_result refused: ${JSON.stringify(result)}\n`);
 }
 
 function say(client, sessionId, text, kind = "agent_message_chunk") {
@@ -115,10 +133,8 @@ async function runStep(step, client, sessionId, turn) {
     await update(client, sessionId, { sessionUpdate: "plan", entries });
   } else if ("permission" in step) await askPermission(client, sessionId, step.permission);
   else if ("submit" in step) await submit(step.submit, env.YARDMASTER_TOKEN);
-  else if ("submit_via_mcp_header" in step) {
-    const header = state.mcp?.headers?.find((h) => h.name.toLowerCase() === "x-service-token");
-    await submit(step.submit_via_mcp_header, header?.value ?? "");
-  } else if ("usage" in step) turn.usage = step.usage;
+  else if ("submit_via_mcp" in step) await submitViaMcp(step.submit_via_mcp);
+  else if ("usage" in step) turn.usage = step.usage;
   else if ("cost" in step) {
     const cost = { amount: step.cost, currency: "USD" };
     await update(client, sessionId, { sessionUpdate: "usage_update", used: 10, size: 100, cost });
@@ -127,7 +143,10 @@ async function runStep(step, client, sessionId, turn) {
   else if ("env" in step) await say(client, sessionId, `env:${JSON.stringify(seenEnv())}\n`);
   else if ("sleep" in step) await new Promise((r) => setTimeout(r, step.sleep));
   else if ("hang" in step) turn.stop = await hang();
-  else if ("ignore_term" in step) process.on("SIGTERM", () => {});
+  else if ("ignore_term" in step) {
+    process.on("SIGTERM", () => {});
+    setInterval(() => {}, 1e6); // and outlives its stdin closing: only SIGKILL ends it
+  } else if ("exit_after" in step) setTimeout(() => process.exit(4), step.exit_after);
   else if ("exit" in step) {
     process.stderr.write("scripted agent exits on purpose\n");
     process.exit(step.exit);
@@ -149,7 +168,9 @@ function seenEnv() {
 }
 
 async function prompt({ params, client }) {
-  const script = scriptOf(params.prompt);
+  // The script comes with the first prompt; later prompts are the runner's repair prompts.
+  state.script ??= scriptOf(params.prompt);
+  const script = state.script;
   const turns = script.turns ?? [];
   const steps = turns[Math.min(state.turn, turns.length - 1)] ?? [];
   state.turn += 1;

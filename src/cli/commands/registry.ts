@@ -1,6 +1,7 @@
 // Every command of `yardmaster`, with what help shows. Modules load only when their command
 // runs, so `--help` stays fast and `token rotate` never loads the server.
 import type { CliIo } from "../cli-io.ts";
+import { CLIENT_COMMANDS } from "./client-commands.ts";
 
 export type CommandRun = (args: string[], io: CliIo) => Promise<number>;
 
@@ -8,11 +9,10 @@ export interface CommandEntry {
   name: string;
   usage: string;
   summary: string;
+  /** More help text, printed after the summary by `yardmaster COMMAND --help`. */
+  details?: string;
   load(): Promise<{ run: CommandRun }>;
 }
-
-/** Client commands planned for the HTTP client issue; listed so help shows what is coming. */
-const notYet = async () => import("./not-implemented.ts");
 
 export const COMMANDS: readonly CommandEntry[] = [
   {
@@ -27,19 +27,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "generate a new operator token and print it",
     load: () => import("./token.ts"),
   },
-  { name: "runs", usage: "runs", summary: "list runs (not implemented yet)", load: notYet },
-  {
-    name: "submit",
-    usage: "submit WORKFLOW --title T",
-    summary: "start a run (not implemented yet)",
-    load: notYet,
-  },
-  {
-    name: "tail",
-    usage: "tail [--run ID]",
-    summary: "follow events (not implemented yet)",
-    load: notYet,
-  },
+  ...CLIENT_COMMANDS,
 ];
 
 export function findCommand(name: string): CommandEntry | undefined {

@@ -1,0 +1,105 @@
+// Submitting runs over HTTP and observing their ends on the event stream, as a user would.
+// A run may end before its POST has answered (the stream can beat the response), so ends are
+// recorded by run id as they arrive and matched against the submitted ids afterwards.
+import type { HttpClient } from "./http-client.ts";
+import { SseListener } from "./sse-listener.ts";
+
+export class Completions {
+  /** run id -> when its `run.completed` or `run.failed` frame arrived (performance.now). */
+  readonly ended = new Map<string, number>();
+  readonly failed = new Set<string>();
+  readonly #listener: SseListener;
+  #pending: Set<string> | null = null;
+  #wake: (() => void) | null = null;
+
+  private constructor(listener: SseListener) {
+    this.#listener = listener;
+  }
+
+  static async open(base: string): Promise<Completions> {
+    let self: Completions | null = null;
+    const early: Array<[string, number, boolean]> = [];
+    const listener = await SseListener.open(
+      base,
+      "/api/events?names=run.completed,run.failed",
+      (event, at) => {
+        const id = event.envelope.run_id;
+        if (!id) return;
+        const failed = event.name === "run.failed";
+        if (self) self.#record(id, at, failed);
+        else early.push([id, at, failed]);
+      },
+    );
+    self = new Completions(listener);
+    for (const [id, at, failed] of early) self.#record(id, at, failed);
+    return self;
+  }
+
+  #record(id: string, at: number, failed: boolean): void {
+    if (!this.ended.has(id)) this.ended.set(id, at);
+    if (failed) this.failed.add(id);
+    if (this.#pending?.delete(id) && this.#pending.size === 0) this.#wake?.();
+  }
+
+  /** Resolves when every id has ended; rejects after `ms` naming how many had not. */
+  waitFor(ids: Iterable<string>, ms: number): Promise<void> {
+    const pending = new Set([...ids].filter((id) => !this.ended.has(id)));
+    if (pending.size === 0) return Promise.resolve();
+    this.#pending = pending;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#wake = null;
+        reject(new Error(`${pending.size} run(s) had not ended after ${ms} ms`));
+      }, ms);
+      this.#wake = () => {
+        clearTimeout(timer);
+        this.#wake = null;
+        resolve();
+      };
+    });
+  }
+
+  get resyncs(): number {
+    return this.#listener.resyncs;
+  }
+
+  close(): void {
+    this.#listener.close();
+  }
+}
+
+export interface Submitted {
+  /** run id -> when its POST was sent (performance.now). */
+  sentAt: Map<string, number>;
+  firstSentAt: number;
+  lastAnsweredAt: number;
+}
+
+/** Submits `count` runs with at most `inFlight` requests outstanding. */
+export async function submitMany(
+  client: HttpClient,
+  workflow: string,
+  count: number,
+  inFlight: number,
+  title: (i: number) => string,
+): Promise<Submitted> {
+  const sentAt = new Map<string, number>();
+  const firstSentAt = performance.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      const sent = performance.now();
+      sentAt.set(await client.submit(workflow, title(i)), sent);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(inFlight, count) }, worker));
+  return { sentAt, firstSentAt, lastAnsweredAt: performance.now() };
+}
+
+/** When the last of `ids` ended. */
+export function lastEnd(completions: Completions, ids: Iterable<string>): number {
+  let last = 0;
+  for (const id of ids) last = Math.max(last, completions.ended.get(id) ?? 0);
+  return last;
+}

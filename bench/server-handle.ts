@@ -1,0 +1,162 @@
+// Starting and stopping the measured server (bench/server-process.ts) as a child process on a
+// fresh SQLite file in a temp directory. Every child is tracked so the driver can end it on
+// any exit path, and every wait here is bounded.
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dirname, "..");
+const SERVER_SCRIPT = join(import.meta.dirname, "server-process.ts");
+const WORKFLOWS = join(import.meta.dirname, "workflows.ts");
+
+export interface ServerSpec {
+  /** Pool name -> capacity. */
+  pools: Record<string, number>;
+  /** Workflow export name (in bench/workflows.ts) -> pool. */
+  workflows: Record<string, string>;
+  synchronous?: "FULL";
+  /** Write a CPU profile of the serving window (bench/cpu-profiler.ts) to this file. */
+  profileFile?: string;
+  /** Count and time the store calls (bench/store-trace.ts) into this JSON file. */
+  traceFile?: string;
+}
+
+export interface BenchServer {
+  url: string;
+  pid: number;
+  synchronous: string;
+  /** Peak resident set (VmHWM) so far, in MiB. */
+  peakRssMib(): number;
+  /** CPU time (user + system, all threads) the server has used so far, in ms. */
+  cpuMs(): number;
+  /**
+   * Stops the server (idempotent); answers the store's bytes on disk after its clean close,
+   * then removes the temp directory.
+   */
+  stop(): Promise<number>;
+}
+
+/** Running servers and their temp directories. */
+const children = new Map<ChildProcess, string>();
+
+/** Ends every server still running and removes its directory (exit paths of the driver). */
+export function killAllServers(): void {
+  for (const [child, dir] of children) {
+    child.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  }
+  children.clear();
+}
+
+function configToml(dir: string, spec: ServerSpec): string {
+  const lines = ["[server]", 'host = "127.0.0.1"', "port = 0"];
+  lines.push(`store = "sqlite:${join(dir, "store.db")}"`, "sse_replay_cap = 10000", "");
+  for (const [name, capacity] of Object.entries(spec.pools)) {
+    lines.push(`[pools.${name}]`, `capacity = ${capacity}`, "");
+  }
+  for (const [name, pool] of Object.entries(spec.workflows)) {
+    lines.push(`[workflows.${name}]`, `target = "${WORKFLOWS}:${name}"`, `pool = "${pool}"`, "");
+  }
+  return lines.join("\n");
+}
+
+function readStatus(pid: number, field: string): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kib = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1];
+  return kib ? Number(kib) / 1024 : Number.NaN;
+}
+
+/** utime + stime from /proc/<pid>/stat (fields 14 and 15, in clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The command name (field 2) may hold spaces; the fields after its closing paren are fixed.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function storeBytes(dir: string): number {
+  let total = 0;
+  for (const suffix of ["", "-wal", "-shm"]) {
+    const file = join(dir, `store.db${suffix}`);
+    if (existsSync(file)) total += statSync(file).size;
+  }
+  return total;
+}
+
+/** Resolves with the first stdout line; rejects on exit or after `ms`. */
+function firstLine(child: ChildProcess, stderr: () => string, ms: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffer = "";
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      reject(new Error(`${why}\n${stderr()}`));
+    };
+    const timer = setTimeout(() => fail(`server did not start within ${ms} ms`), ms);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString("utf8");
+      const end = buffer.indexOf("\n");
+      if (end < 0) return;
+      clearTimeout(timer);
+      resolve(buffer.slice(0, end));
+    });
+    child.once("exit", (code) => fail(`server exited with ${code} before listening`));
+  });
+}
+
+function waitExit(child: ChildProcess, ms: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      resolve();
+    }, ms);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+export async function startBenchServer(spec: ServerSpec): Promise<BenchServer> {
+  const dir = mkdtempSync(join(tmpdir(), "ym-bench-"));
+  const configFile = join(dir, "yardmaster.toml");
+  writeFileSync(configFile, configToml(dir, spec));
+  const args = ["--import", "tsx", SERVER_SCRIPT, configFile];
+  if (spec.synchronous) args.push(`--synchronous=${spec.synchronous}`);
+  const env = { ...process.env };
+  if (spec.profileFile) env.BENCH_PROFILE_FILE = spec.profileFile;
+  if (spec.traceFile) env.BENCH_TRACE_FILE = spec.traceFile;
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
+  children.set(child, dir);
+  let errText = "";
+  child.stderr!.on("data", (chunk: Buffer) => {
+    errText = (errText + chunk.toString("utf8")).slice(-4000);
+  });
+  let stopped: Promise<number> | null = null;
+  const stop = (): Promise<number> => {
+    stopped ??= (async () => {
+      child.kill("SIGTERM");
+      await waitExit(child, 20_000);
+      children.delete(child);
+      const bytes = storeBytes(dir);
+      rmSync(dir, { recursive: true, force: true });
+      return bytes;
+    })();
+    return stopped;
+  };
+  try {
+    const ready = JSON.parse(await firstLine(child, () => errText, 60_000));
+    return {
+      url: ready.url,
+      pid: ready.pid,
+      synchronous: ready.synchronous,
+      peakRssMib: () => readStatus(child.pid!, "VmHWM"),
+      cpuMs: () => cpuMs(child.pid!),
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

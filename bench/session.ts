@@ -1,0 +1,55 @@
+// One measured session: a fresh server (own process, own SQLite file), an HTTP client and a
+// subscriber that observes run ends, all torn down whatever happens.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { Completions } from "./completions.ts";
+import { HttpClient } from "./http-client.ts";
+import type { BenchOptions } from "./options.ts";
+import { type BenchServer, type ServerSpec, startBenchServer } from "./server-handle.ts";
+
+export interface Session {
+  server: BenchServer;
+  client: HttpClient;
+  completions: Completions;
+}
+
+export interface SessionResult<T> {
+  value: T;
+  /** Store size on disk after the server closed it (WAL checkpointed). */
+  storeBytes: number;
+}
+
+/** CPU profile and store trace of a workload repetition, when they are asked for. */
+export function diagnostics(options: BenchOptions, name: string): Partial<ServerSpec> {
+  const out: Partial<ServerSpec> = {};
+  if (options.profileDir) {
+    mkdirSync(options.profileDir, { recursive: true });
+    out.profileFile = join(options.profileDir, `${name}.cpuprofile`);
+  }
+  if (options.traceDir) {
+    mkdirSync(options.traceDir, { recursive: true });
+    out.traceFile = join(options.traceDir, `${name}.json`);
+  }
+  return out;
+}
+
+export async function withSession<T>(
+  spec: ServerSpec,
+  fn: (session: Session) => Promise<T>,
+): Promise<SessionResult<T>> {
+  const server = await startBenchServer(spec);
+  let client: HttpClient | null = null;
+  let completions: Completions | null = null;
+  try {
+    client = new HttpClient(server.url);
+    completions = await Completions.open(server.url);
+    const value = await fn({ server, client, completions });
+    completions.close();
+    client.close();
+    return { value, storeBytes: await server.stop() };
+  } finally {
+    completions?.close();
+    client?.close();
+    await server.stop();
+  }
+}

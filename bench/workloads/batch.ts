@@ -1,0 +1,133 @@
+// W1, W1F, W3, W4: a batch of runs submitted at once over HTTP (a bounded number of requests in
+// flight), timed from the first submit to the last `run.completed` seen on the event stream.
+import { lastEnd, submitMany } from "../completions.ts";
+import { BLANK, type Figure, round } from "../figures.ts";
+import type { BenchOptions } from "../options.ts";
+import { diagnostics, withSession } from "../session.ts";
+
+interface Batch {
+  workload: string;
+  workflow: "chain3" | "fan" | "nap" | "napfan";
+  runs: number;
+  /** Attempts one run makes (for steps/s). */
+  steps: number;
+  capacity: number;
+  title: string;
+  synchronous?: "FULL";
+}
+
+interface BatchResult {
+  wallMs: number;
+  /** Server CPU time over the measured window. */
+  cpuMs: number;
+  submitMs: number;
+  rssMib: number;
+  failed: number;
+  storeBytes: number;
+}
+
+async function runBatch(options: BenchOptions, batch: Batch, rep: number): Promise<BatchResult> {
+  const spec = {
+    pools: { bench: batch.capacity },
+    workflows: { [batch.workflow]: "bench" },
+    synchronous: batch.synchronous,
+    ...diagnostics(options, `${batch.workload}-${rep}`),
+  };
+  const { value, storeBytes } = await withSession(spec, async (s) => {
+    const cpuBefore = s.server.cpuMs();
+    const sent = await submitMany(s.client, batch.workflow, batch.runs, options.inFlight, () => {
+      return batch.title;
+    });
+    const ids = [...sent.sentAt.keys()];
+    await s.completions.waitFor(ids, options.timeoutMs);
+    return {
+      wallMs: lastEnd(s.completions, ids) - sent.firstSentAt,
+      cpuMs: s.server.cpuMs() - cpuBefore,
+      submitMs: sent.lastAnsweredAt - sent.firstSentAt,
+      rssMib: s.server.peakRssMib(),
+      failed: ids.filter((id) => s.completions.failed.has(id)).length,
+    };
+  });
+  return { ...value, storeBytes };
+}
+
+function throughput(batch: Batch, r: BatchResult): Figure {
+  return {
+    workload: batch.workload,
+    ...BLANK,
+    runs_per_s: round((batch.runs * 1000) / r.wallMs),
+    steps_per_s: round((batch.runs * batch.steps * 1000) / r.wallMs),
+    rss_mib: round(r.rssMib),
+    runs: batch.runs,
+    wall_ms: round(r.wallMs),
+    server_cpu_pct: round((100 * r.cpuMs) / r.wallMs),
+    steps_per_cpu_s: round((batch.runs * batch.steps * 1000) / r.cpuMs),
+    submit_ms: round(r.submitMs),
+    failed: r.failed,
+    store_kib_per_1000_runs: round(r.storeBytes / 1024 / (batch.runs / 1000)),
+  };
+}
+
+export async function w1(options: BenchOptions, rep: number, full = false): Promise<Figure> {
+  const batch: Batch = {
+    workload: full ? "W1F" : "W1",
+    workflow: "chain3",
+    runs: options.w1.runs,
+    steps: 3,
+    capacity: options.w1.capacity,
+    title: "chain",
+    synchronous: full ? "FULL" : undefined,
+  };
+  const figure = throughput(batch, await runBatch(options, batch, rep));
+  return { ...figure, note: full ? "synchronous=FULL" : "synchronous=NORMAL" };
+}
+
+export async function w3(options: BenchOptions, rep: number): Promise<Figure> {
+  const { runs, width, capacity } = options.w3;
+  const batch: Batch = {
+    workload: "W3",
+    workflow: "fan",
+    runs,
+    steps: width + 2,
+    capacity,
+    title: String(width),
+  };
+  return { ...throughput(batch, await runBatch(options, batch, rep)), note: `fan-out ${width}` };
+}
+
+/**
+ * Two readings of "400 attempts sleeping 50 ms on 64 slots": 400 one-node runs submitted at
+ * once over HTTP (W4: the submissions are part of the wall time, as for W1), and one run whose
+ * start node fans out to the 400 sleeps (W4-fan: one submit, so it isolates the dispatcher).
+ */
+export async function w4(options: BenchOptions, rep: number): Promise<Figure[]> {
+  const { attempts, sleepMs, capacity } = options.w4;
+  const idealMs = Math.max(sleepMs, (attempts * sleepMs) / capacity);
+  const shape = `${attempts} x ${sleepMs} ms on ${capacity} slots`;
+  const runs: Batch = {
+    workload: "W4",
+    workflow: "nap",
+    runs: attempts,
+    steps: 1,
+    capacity,
+    title: String(sleepMs),
+  };
+  const fan: Batch = {
+    workload: "W4-fan",
+    workflow: "napfan",
+    runs: 1,
+    steps: attempts + 1,
+    capacity,
+    title: `${attempts}x${sleepMs}`,
+  };
+  const out: Figure[] = [];
+  for (const [batch, note] of [
+    [runs, `${shape}, one run each`],
+    [fan, `${shape}, one fanned-out run`],
+  ] as const) {
+    const result = await runBatch(options, batch, rep);
+    const figure = throughput(batch, result);
+    out.push({ ...figure, ratio: round(result.wallMs / idealMs), ideal_ms: round(idealMs), note });
+  }
+  return out;
+}

@@ -1,0 +1,32 @@
+// Recording the end of an agent session in one unit of work: the attempt's `stats` and the
+// cleared token hash (both guarded by the attempt's claim, so a newer claim of the row is never
+// touched), the `agent.stats` event and a `stats` work-log entry with a summary and the JSON.
+import type { Json } from "../engine/domain.ts";
+import type { AttemptHandle } from "../engine/task-context.ts";
+import { appendLog } from "../engine/work-log.ts";
+import { type AgentStats, mergeStats, statsSummary } from "./agent-stats.ts";
+
+export async function recordSessionEnd(
+  h: AttemptHandle,
+  agent: string,
+  stats: AgentStats,
+): Promise<void> {
+  const { core, task, live } = h;
+  await core.uow.run(async (work) => {
+    const row = await work.tx.getTask(task.id);
+    if (!row) return; // the run was deleted meanwhile
+    if (row.claim === live.claim) {
+      const merged = mergeStats(row.stats, stats) as unknown as Record<string, Json>;
+      await work.tx.updateTask(task.id, { stats: merged, token_hash: null }, { claim: live.claim });
+    }
+    work.emit("agent.stats", task.run_id, task.id, { ...stats });
+    await appendLog(work, {
+      run_id: task.run_id,
+      node: task.node,
+      task_id: task.id,
+      author: "engine",
+      kind: "stats",
+      text: `${statsSummary(agent, stats)}\n${JSON.stringify(stats)}`,
+    });
+  });
+}

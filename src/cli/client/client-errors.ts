@@ -1,0 +1,66 @@
+// The two ways a call to the server goes wrong, and how each becomes one stderr line and an
+// exit code a script can branch on (docs/cli.md, "Exit codes").
+import { EXIT_FAILED } from "../cli-io.ts";
+import { EXIT_INTERRUPTED, EXIT_UNREACHABLE, Interrupted } from "./client-io.ts";
+
+/** The server answered with a refusal `{error, code, ...extras}` (or at least a status). */
+export class ApiRefusal extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly body: Record<string, unknown>;
+
+  constructor(status: number, body: Record<string, unknown>) {
+    const sentence = typeof body.error === "string" ? body.error : `HTTP ${status}`;
+    super(sentence);
+    this.name = "ApiRefusal";
+    this.status = status;
+    this.code = typeof body.code === "string" ? body.code : "unknown";
+    this.body = body;
+  }
+}
+
+/** No answer: connection refused, DNS failure, a timeout, or a stream that would not open. */
+export class Unreachable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "Unreachable";
+  }
+}
+
+interface FieldIssue {
+  loc?: unknown[];
+  msg?: string;
+}
+
+/** "body.title: Too small" for each validation issue, so a 422 says which field was wrong. */
+function issues(body: Record<string, unknown>): string {
+  if (!Array.isArray(body.errors)) return "";
+  const parts = (body.errors as FieldIssue[]).map((e) => {
+    const where = Array.isArray(e.loc) ? e.loc.join(".") : "";
+    return where ? `${where}: ${e.msg ?? ""}` : (e.msg ?? "");
+  });
+  return parts.length > 0 ? ` (${parts.join("; ")})` : "";
+}
+
+/** One line: the server's sentence, its field issues, then `[status code]` to grep for. */
+export function refusalLine(refusal: ApiRefusal): string {
+  const stage = typeof refusal.body.stage === "string" ? `, stage ${refusal.body.stage}` : "";
+  return `${refusal.message}${issues(refusal.body)} [${refusal.status} ${refusal.code}${stage}]`;
+}
+
+/** Prints `error` for command `name` and answers the exit code; rethrows what is not ours. */
+export function reportClientError(error: unknown, name: string, err: (line: string) => void) {
+  if (error instanceof ApiRefusal) {
+    err(`yardmaster ${name}: ${refusalLine(error)}`);
+    return error.status >= 500 ? EXIT_UNREACHABLE : EXIT_FAILED;
+  }
+  if (error instanceof Unreachable) {
+    err(`yardmaster ${name}: ${error.message}`);
+    return EXIT_UNREACHABLE;
+  }
+  if (error instanceof Interrupted) {
+    err(`yardmaster ${name}: interrupted`);
+    return EXIT_INTERRUPTED;
+  }
+  throw error;
+}

@@ -1,0 +1,61 @@
+// `submit --wait`: follow one run's events from its very first (after=0, so nothing that
+// happened before the stream opened is missed) until it completes, fails, is cancelled or is
+// deleted. A `resync` frame means events were skipped, so the run is read afresh instead.
+import type { CliIo } from "../cli-io.ts";
+import { eventLine } from "../format/event-line.ts";
+import type { Style } from "../format/style.ts";
+import type { ApiClient } from "./api-client.ts";
+import type { RunDetail } from "./api-types.ts";
+import { seg } from "./command-kit.ts";
+import { EventFollower } from "./event-follow.ts";
+import { parseEnvelope, type SseMessage } from "./sse-parser.ts";
+
+const ENDINGS: Record<string, string> = {
+  "run.completed": "completed",
+  "run.failed": "failed",
+  "run.cancelled": "cancelled",
+  "run.deleted": "deleted",
+};
+const ENDED = new Set(["completed", "failed", "cancelled"]);
+
+export interface WaitOptions {
+  io: CliIo;
+  style: Style;
+  /** Print each event on stderr as it arrives. */
+  progress: boolean;
+  signal: AbortSignal;
+}
+
+/** The run's last status ("deleted" when it is gone), or "interrupted" when the signal fired. */
+export async function waitForRun(client: ApiClient, runId: string, options: WaitOptions) {
+  let ending: string | undefined;
+  const onMessage = async (message: SseMessage) => {
+    if (message.event === "resync") {
+      const status = await currentStatus(client, runId, options.signal);
+      if (ENDED.has(status) || status === "deleted") ending = status;
+    } else {
+      const event = parseEnvelope(message);
+      if (event && options.progress) options.io.err(eventLine(event, options.style));
+      ending = event && ENDINGS[event.name];
+    }
+    return ending === undefined ? undefined : ("stop" as const);
+  };
+  const follower = new EventFollower(client, {
+    query: { run: runId, after: 0 },
+    signal: options.signal,
+    onMessage,
+    onNotice: (line) => options.io.err(`yardmaster submit: ${line}`),
+  });
+  const how = await follower.follow();
+  return how === "interrupted" ? "interrupted" : (ending as string);
+}
+
+async function currentStatus(client: ApiClient, runId: string, signal: AbortSignal) {
+  try {
+    const res = await client.call<RunDetail>("GET", `/api/runs/${seg(runId)}`, { signal });
+    return res.body.status;
+  } catch (error) {
+    if ((error as { status?: number }).status === 404) return "deleted";
+    throw error;
+  }
+}

@@ -1,0 +1,65 @@
+// `yardmaster submit WORKFLOW --title T [--description D] [--wait]`: queue a run and print its
+// id as the last stdout line; with --wait, follow it to its end and exit 0 only if it completed.
+import { EXIT_FAILED, EXIT_OK } from "../cli-io.ts";
+import type { RunDetail } from "../client/api-types.ts";
+import { EXIT_INTERRUPTED, interruptSignal } from "../client/client-io.ts";
+import { type ClientContext, clientCommand, printJson, seg } from "../client/command-kit.ts";
+import { waitForRun } from "../client/run-waiter.ts";
+import { stringOption, UsageError } from "../parse-args.ts";
+
+export const run = clientCommand("submit", {
+  positionals: ["WORKFLOW"],
+  options: { title: "string", description: "string", wait: "boolean" },
+  async run(ctx) {
+    const { client, args, parsed, io, json } = ctx;
+    const title = stringOption(parsed, "title");
+    if (title === undefined || title === "") throw new UsageError("missing --title T");
+    const description = stringOption(parsed, "description");
+    const { run_id: runId } = await client.post<{ run_id: string }>(
+      `/api/workflows/${seg(args[0])}/runs`,
+      description === undefined ? { title } : { title, description },
+    );
+    if (parsed.options.wait !== true) {
+      if (json) printJson(io, { run_id: runId });
+      else io.out(runId);
+      return EXIT_OK;
+    }
+    return waitAndReport(ctx, runId);
+  },
+});
+
+async function waitAndReport(ctx: ClientContext, runId: string): Promise<number> {
+  const { client, io, json, style } = ctx;
+  if (!json) io.err(`Run ${runId} queued; waiting for it to end (Ctrl-C stops waiting).`);
+  const interrupt = interruptSignal(io);
+  let ending: string;
+  try {
+    ending = await waitForRun(client, runId, {
+      io,
+      style,
+      progress: !json,
+      signal: interrupt.signal,
+    });
+  } finally {
+    interrupt.dispose();
+  }
+  if (ending === "interrupted") {
+    io.err(`yardmaster submit: stopped waiting; run ${runId} goes on`);
+    if (!json) io.out(runId);
+    return EXIT_INTERRUPTED;
+  }
+  if (ending === "deleted") {
+    io.err(`yardmaster submit: run ${runId} was deleted before it ended`);
+    if (!json) io.out(runId);
+    return EXIT_FAILED;
+  }
+  const detail = await client.get<RunDetail>(`/api/runs/${seg(runId)}`);
+  if (json) printJson(io, detail);
+  else {
+    const output = JSON.stringify(detail.output ?? null);
+    io.err(`Run ${runId} ${style.status(detail.status)}; output: ${output}`);
+    io.out(runId);
+  }
+  // The event decides: an operator may re-open the run between its end and this read.
+  return ending === "completed" ? EXIT_OK : EXIT_FAILED;
+}

@@ -1,0 +1,34 @@
+// Vitest global setup: builds the operator console (ui/dist) when it is missing or older than
+// its sources, so the browser tests always drive the current UI. `npm install` builds it too
+// (the `prepare` script); this covers edits made since.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const UI = join(ROOT, "ui");
+const BUILT = join(UI, "dist", "index.html");
+
+function newest(path: string): number {
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  return Math.max(st.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
+}
+
+export function uiIsFresh(): boolean {
+  if (!existsSync(BUILT)) return false;
+  const sources = ["src", "public", "index.html", "vite.config.ts"].map((p) => join(UI, p));
+  const changed = Math.max(...sources.filter((p) => existsSync(p)).map(newest));
+  return statSync(BUILT).mtimeMs >= changed;
+}
+
+export default function setup(): void {
+  if (uiIsFresh()) return;
+  const vite = join(ROOT, "node_modules", "vite", "bin", "vite.js");
+  const built = spawnSync(process.execPath, [vite, "build", "ui", "--logLevel", "warn"], {
+    cwd: ROOT,
+    stdio: "inherit",
+    timeout: 120_000,
+  });
+  if (built.status !== 0) throw new Error("building the operator console (vite build ui) failed");
+}

@@ -1,0 +1,77 @@
+// The one way the console talks to the server: fetch with the bearer token when we have one.
+// Every refusal becomes an ApiError carrying the contract's `{error, code, ...extras}` body, so
+// views can branch on `code` and show `errors[].loc` next to the field they name.
+import { getToken, requireToken } from "./token.ts";
+import type { ValidationIssue } from "./types.ts";
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly body: Record<string, unknown>;
+
+  constructor(status: number, body: Record<string, unknown>) {
+    super(typeof body.error === "string" ? body.error : `HTTP ${status}`);
+    this.status = status;
+    this.code = typeof body.code === "string" ? body.code : `http_${status}`;
+    this.body = body;
+  }
+
+  get issues(): ValidationIssue[] {
+    return Array.isArray(this.body.errors) ? (this.body.errors as ValidationIssue[]) : [];
+  }
+}
+
+export function authHeaders(): Record<string, string> {
+  const token = getToken();
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
+async function parse(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { error: text.slice(0, 300), code: `http_${res.status}` };
+  }
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { ...authHeaders(), accept: "application/json" };
+  const init: RequestInit = { method, headers };
+  if (body !== undefined) {
+    headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let res: Response;
+  try {
+    res = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, { error: "The server cannot be reached.", code: "network" });
+  }
+  const parsed = await parse(res);
+  if (res.ok) return parsed as T;
+  if (res.status === 401) requireToken();
+  const errorBody =
+    parsed && typeof parsed === "object"
+      ? (parsed as Record<string, unknown>)
+      : { error: String(parsed) };
+  throw new ApiError(res.status, errorBody);
+}
+
+export const get = <T>(path: string) => api<T>("GET", path);
+export const post = <T>(path: string, body: unknown = {}) => api<T>("POST", path, body);
+
+/** `?a=1&b=2` from the defined entries, or "" when there are none. */
+export function query(
+  params: Record<string, string | number | boolean | null | undefined>,
+): string {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v !== undefined && v !== null && v !== "") search.set(k, String(v));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
+
+export const enc = encodeURIComponent;

@@ -1,0 +1,58 @@
+// The shell: left navigation, a header with the connection and the server version, and the
+// page for the current path. A token prompt covers everything while the server wants one.
+import { useEffect } from "react";
+import { AuthGate } from "./auth/token-prompt.tsx";
+import { ConfirmHost } from "./components/dialog.tsx";
+import { ToastHost } from "./components/toast.tsx";
+import { InboxPage } from "./inbox/inbox-page.tsx";
+import { Header } from "./layout/header.tsx";
+import { Sidebar } from "./layout/sidebar.tsx";
+import { GlobalPanelsPage } from "./plugins/global-page.tsx";
+import { match, navigate, useRoute } from "./router.tsx";
+import { RunPage } from "./run/run-page.tsx";
+import { RunsPage } from "./runs/runs-page.tsx";
+import { WorkflowsPage } from "./workflows/workflows-page.tsx";
+
+// Each first path segment here must be in CONSOLE_ROUTES (src/http/ui.ts) to survive a reload.
+function Page({ path }: { path: string }) {
+  const run = match("/runs/:id", path);
+  if (run) return <RunPage key={run.id} runId={run.id} />;
+  if (path === "/runs") return <RunsPage />;
+  if (path === "/inbox") return <InboxPage />;
+  const wf = match("/workflows/:name", path);
+  if (wf) return <WorkflowsPage selected={wf.name} />;
+  if (path === "/workflows") return <WorkflowsPage selected={null} />;
+  if (path === "/panels") return <GlobalPanelsPage />;
+  return (
+    <div className="page">
+      <div className="empty">
+        <h2>Nothing here</h2>
+        <p className="muted">
+          No page at <code>{path}</code>.
+        </p>
+      </div>
+    </div>
+  );
+}
+
+export function App() {
+  const { path } = useRoute();
+  useEffect(() => {
+    if (path === "/" || path === "") navigate("/runs", { replace: true });
+  }, [path]);
+  return (
+    <div className="shell">
+      <Sidebar path={path} />
+      <div className="main">
+        <Header />
+        <main className="content" id="content">
+          <AuthGate>
+            <Page path={path} />
+          </AuthGate>
+        </main>
+      </div>
+      <ConfirmHost />
+      <ToastHost />
+    </div>
+  );
+}

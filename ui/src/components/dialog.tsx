@@ -1,0 +1,109 @@
+// Modal dialogs on the native <dialog> element: focus moves in, Escape closes, the page behind
+// is inert. `confirmAction` asks before anything destructive and resolves to the answer.
+import { type ReactNode, useEffect, useRef, useSyncExternalStore } from "react";
+
+export function Modal({
+  title,
+  onClose,
+  children,
+  wide,
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  wide?: boolean;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className={wide ? "modal modal-wide" : "modal"}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+      aria-label={title}
+    >
+      <header className="modal-head">
+        <h2>{title}</h2>
+        <button type="button" className="icon-btn" onClick={onClose} aria-label="Close">
+          ×
+        </button>
+      </header>
+      <div className="modal-body">{children}</div>
+    </dialog>
+  );
+}
+
+interface Ask {
+  title: string;
+  body: ReactNode;
+  confirm: string;
+  danger: boolean;
+  resolve: (ok: boolean) => void;
+}
+
+let current: Ask | null = null;
+const listeners = new Set<() => void>();
+const publish = (next: Ask | null) => {
+  current = next;
+  for (const l of listeners) l();
+};
+
+export function confirmAction(options: {
+  title: string;
+  body: ReactNode;
+  confirm?: string;
+  danger?: boolean;
+}): Promise<boolean> {
+  return new Promise((resolve) => {
+    current?.resolve(false);
+    publish({
+      title: options.title,
+      body: options.body,
+      confirm: options.confirm ?? "Confirm",
+      danger: options.danger ?? true,
+      resolve,
+    });
+  });
+}
+
+/** Rendered once by the shell; shows the pending confirmation, if any. */
+export function ConfirmHost() {
+  const ask = useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    () => current,
+  );
+  if (!ask) return null;
+  const answer = (ok: boolean) => {
+    publish(null);
+    ask.resolve(ok);
+  };
+  return (
+    <Modal title={ask.title} onClose={() => answer(false)}>
+      <div className="confirm-body">{ask.body}</div>
+      <div className="modal-actions">
+        <button type="button" className="btn" onClick={() => answer(false)}>
+          Keep it
+        </button>
+        <button
+          type="button"
+          className={ask.danger ? "btn btn-danger" : "btn btn-primary"}
+          onClick={() => answer(true)}
+          // biome-ignore lint/a11y/noAutofocus: the dialog's one decision gets the focus
+          autoFocus
+        >
+          {ask.confirm}
+        </button>
+      </div>
+    </Modal>
+  );
+}

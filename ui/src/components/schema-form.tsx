@@ -1,0 +1,61 @@
+// A form generated from a JSON Schema (react-jsonschema-form with the ajv8 validator), used for
+// form requests and plugin actions. Refusals from the server (`errors[].loc`) are shown next to
+// the field they name, under the form's own validation messages.
+import Form from "@rjsf/core";
+import type { ErrorSchema, RJSFSchema } from "@rjsf/utils";
+import validator from "@rjsf/validator-ajv8";
+import { useMemo, useState } from "react";
+import { ApiError } from "../api/client.ts";
+
+/** `["body", "value", "address", "city"]` → the path inside the form: `["address", "city"]`. */
+export function formPath(loc: (string | number)[]): (string | number)[] {
+  let rest = loc;
+  if (rest[0] === "body") rest = rest.slice(1);
+  if (rest[0] === "value" || rest[0] === "input") rest = rest.slice(1);
+  return rest;
+}
+
+type Tree = { __errors?: string[]; [key: string]: unknown };
+
+export function serverErrors(error: unknown): ErrorSchema | undefined {
+  if (!(error instanceof ApiError) || !error.issues.length) return undefined;
+  const root: Tree = {};
+  for (const issue of error.issues) {
+    let node = root;
+    for (const part of formPath(issue.loc)) {
+      node[String(part)] ??= {};
+      node = node[String(part)] as Tree;
+    }
+    node.__errors = [...(node.__errors ?? []), issue.msg];
+  }
+  return root as ErrorSchema;
+}
+
+export function SchemaForm(props: {
+  schema: Record<string, unknown>;
+  submitLabel: string;
+  busy?: boolean;
+  error?: unknown;
+  onSubmit: (value: unknown) => void;
+}) {
+  const [data, setData] = useState<unknown>(undefined);
+  const extraErrors = useMemo(() => serverErrors(props.error), [props.error]);
+  return (
+    <Form
+      className="schema-form"
+      schema={props.schema as RJSFSchema}
+      validator={validator}
+      formData={data}
+      onChange={(e) => setData(e.formData)}
+      onSubmit={(e) => props.onSubmit(e.formData ?? null)}
+      extraErrors={extraErrors}
+      showErrorList={false}
+      noHtml5Validate
+      disabled={props.busy}
+    >
+      <button type="submit" className="btn btn-primary" disabled={props.busy}>
+        {props.submitLabel}
+      </button>
+    </Form>
+  );
+}

@@ -1,0 +1,99 @@
+// The header: where the live connection stands and which server version answers.
+import { useSyncExternalStore } from "react";
+import { get } from "../api/client.ts";
+import { getToken, requireToken, setToken } from "../api/token.ts";
+import type { Me } from "../api/types.ts";
+import { Icon } from "../components/icons.tsx";
+import { connectionStatus, onStatus } from "../live/event-stream.ts";
+import { useQuery } from "../live/query-cache.ts";
+
+const LABEL = {
+  connecting: "Connecting…",
+  live: "Live",
+  reconnecting: "Reconnecting…",
+  offline: "Offline",
+} as const;
+
+export function ConnectionPill() {
+  const status = useSyncExternalStore(onStatus, connectionStatus);
+  return (
+    <span className={`conn conn-${status}`} data-connection={status} title="Event stream">
+      <span className="dot" aria-hidden="true" />
+      {LABEL[status]}
+    </span>
+  );
+}
+
+interface Health {
+  version: string;
+  pools?: Record<string, { capacity: number; in_flight: number }>;
+  runs_running?: number;
+  tasks_in_progress?: number;
+}
+
+/** Slots leased per pool: the one number an operator watches while dispatching. */
+function PoolLoad() {
+  const health = useQuery("health", () => get<Health>("/api/health"));
+  const pools = Object.entries(health.data?.pools ?? {});
+  return (
+    <div className="pool-load">
+      {pools.map(([name, p]) => (
+        <span
+          key={name}
+          className="pool"
+          title={`Pool ${name}: ${p.in_flight} of ${p.capacity} slots leased`}
+        >
+          <span className="pool-name">{name}</span>
+          <span className="pool-bar" aria-hidden="true">
+            <span
+              style={{ width: `${Math.min(100, (100 * p.in_flight) / Math.max(1, p.capacity))}%` }}
+            />
+          </span>
+          <span className="num">
+            {p.in_flight}/{p.capacity}
+          </span>
+        </span>
+      ))}
+      {health.data?.runs_running !== undefined && (
+        <span className="muted">
+          <span className="num">{health.data.runs_running}</span> running
+        </span>
+      )}
+    </div>
+  );
+}
+
+export function Header() {
+  const me = useQuery("me", () => get<Me>("/api/me"));
+  const token = getToken();
+  return (
+    <header className="topbar">
+      <div className="topbar-left">
+        <PoolLoad />
+      </div>
+      <div className="topbar-right">
+        <ConnectionPill />
+        {me.data?.auth === "token" && (
+          <span className="chip" title="The server requires an operator token">
+            <Icon name="key" size={13} /> token
+            {token && (
+              <button
+                type="button"
+                className="link-btn"
+                onClick={() => {
+                  setToken(null);
+                  requireToken();
+                }}
+              >
+                forget
+              </button>
+            )}
+          </span>
+        )}
+        <span className="version" data-version={me.data?.version ?? ""}>
+          {me.data ? `v${me.data.version}` : "…"}
+        </span>
+      </div>
+    </header>
+  );
+}

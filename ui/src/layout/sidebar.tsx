@@ -1,0 +1,70 @@
+// Left navigation. Counts beside Runs and Inbox come from the same cached queries the pages
+// use, so they move with the live stream.
+import { get } from "../api/client.ts";
+import type { PluginManifestEntry, RequestView, RunSummary } from "../api/types.ts";
+import { Icon } from "../components/icons.tsx";
+import { useQuery } from "../live/query-cache.ts";
+import { Link } from "../router.tsx";
+
+const ACTIVE = new Set(["queued", "running", "paused"]);
+
+function NavItem(props: {
+  to: string;
+  icon: string;
+  label: string;
+  path: string;
+  count?: number;
+  alert?: boolean;
+}) {
+  const active = props.path === props.to || props.path.startsWith(`${props.to}/`);
+  return (
+    <Link
+      to={props.to}
+      className={active ? "nav-item nav-active" : "nav-item"}
+      aria-current={active ? "page" : undefined}
+    >
+      <Icon name={props.icon} />
+      <span>{props.label}</span>
+      {props.count ? (
+        <span className={props.alert ? "nav-count nav-count-alert" : "nav-count"}>
+          {props.count}
+        </span>
+      ) : null}
+    </Link>
+  );
+}
+
+export function Sidebar({ path }: { path: string }) {
+  const runs = useQuery("runs", () => get<RunSummary[]>("/api/runs"));
+  const inbox = useQuery("inbox", () => get<RequestView[]>("/api/requests?pending=true"));
+  const plugins = useQuery("plugins", () => get<PluginManifestEntry[]>("/api/plugins"));
+  const active = runs.data?.filter((r) => ACTIVE.has(r.status)).length ?? 0;
+  const hasGlobal = (plugins.data ?? []).some((e) => e.panels.some((p) => p.slot === "global"));
+  return (
+    <nav className="sidebar" aria-label="Main">
+      <Link to="/runs" className="brand">
+        <img src="/favicon.svg" alt="" width={26} height={26} />
+        <span>Yardmaster</span>
+      </Link>
+      <div className="nav-group">
+        <NavItem to="/runs" icon="runs" label="Runs" path={path} count={active} />
+        <NavItem
+          to="/inbox"
+          icon="inbox"
+          label="Inbox"
+          path={path}
+          count={inbox.data?.length}
+          alert
+        />
+        <NavItem to="/workflows" icon="workflows" label="Workflows" path={path} />
+        {hasGlobal && <NavItem to="/panels" icon="plugins" label="Panels" path={path} />}
+      </div>
+      <div className="sidebar-foot">
+        <a href="/docs" target="_blank" rel="noreferrer" className="nav-item nav-small">
+          <Icon name="docs" />
+          <span>API docs</span>
+        </a>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,45 @@
+// The run's title line: status, workflow, id, times, pending requests, lifecycle buttons.
+import type { RunDetail } from "../api/types.ts";
+import { Markdown } from "../components/markdown.tsx";
+import { StatusBadge } from "../components/status.tsx";
+import { formatTime, TimeAgo } from "../components/time.tsx";
+import { Link } from "../router.tsx";
+import { RunButtons } from "../runs/run-buttons.tsx";
+
+export function RunHeader({ run }: { run: RunDetail }) {
+  return (
+    <div className="run-head">
+      <nav className="crumbs" aria-label="Breadcrumb">
+        <Link to="/runs">Runs</Link>
+        <span aria-hidden="true">/</span>
+        <span className="mono">{run.id}</span>
+      </nav>
+      <div className="page-head">
+        <div className="run-title">
+          <h1>{run.title}</h1>
+          <div className="run-meta">
+            <StatusBadge status={run.status} />
+            <Link to={`/workflows/${run.workflow}`} className="chip">
+              {run.workflow}
+            </Link>
+            <span className="muted">#{run.position} in dispatch</span>
+            <span className="muted" title={formatTime(run.created)}>
+              created <TimeAgo iso={run.created} />
+            </span>
+            <span className="muted">
+              updated <TimeAgo iso={run.updated} />
+            </span>
+            {run.pending_requests ? (
+              <Link to="/inbox" className="chip chip-amber">
+                {run.pending_requests} waiting on you
+              </Link>
+            ) : null}
+            {run.unregistered && <span className="chip chip-warn">workflow unregistered</span>}
+          </div>
+        </div>
+        <RunButtons run={run} afterDelete="/runs" />
+      </div>
+      {run.description ? <Markdown text={run.description} className="run-desc" /> : null}
+    </div>
+  );
+}

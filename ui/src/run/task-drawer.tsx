@@ -1,0 +1,119 @@
+// One attempt in the drawer: detail, live transcript, submissions, actions and task panels.
+import { useCallback, useState } from "react";
+import { get } from "../api/client.ts";
+import type { GraphOut, RunDetail, TaskDetail } from "../api/types.ts";
+import { ErrorNote } from "../components/error-note.tsx";
+import { JsonView } from "../components/json-view.tsx";
+import { StatusBadge } from "../components/status.tsx";
+import { Tabs } from "../components/tabs.tsx";
+import { duration, formatTime } from "../components/time.tsx";
+import { useQuery } from "../live/query-cache.ts";
+import { panelTitle } from "../plugins/manifest.ts";
+import { PanelList, usePanels } from "../plugins/panels.tsx";
+import { setSearchParam } from "../router.tsx";
+import { Drawer } from "./drawer.tsx";
+import { TaskActions } from "./task-actions.tsx";
+import { branchText } from "./tasks-table.tsx";
+import { Transcript } from "./transcript.tsx";
+
+function Facts({ task }: { task: TaskDetail }) {
+  const rows: [string, string][] = [
+    ["Node", task.node],
+    ["Attempt", String(task.attempt)],
+    ["Priority", `${task.priority}${task.explicit ? " (declared)" : ""}`],
+    ["Branch", branchText(task.branch)],
+    ["Created", formatTime(task.created)],
+    ["Started", formatTime(task.started)],
+    ["Finished", formatTime(task.finished)],
+    ["Took", duration(task.started, task.finished)],
+    ["Terminal", task.terminal ? "yes: its result is a branch output" : "no"],
+  ];
+  return (
+    <dl className="kv">
+      {rows.map(([k, v]) => (
+        <div key={k} className="kv-row">
+          <dt>{k}</dt>
+          <dd>{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function TaskDrawer({
+  taskId,
+  run,
+  graph,
+}: {
+  taskId: number;
+  run: RunDetail;
+  graph: GraphOut | null;
+}) {
+  const task = useQuery(`task/${taskId}`, () => get<TaskDetail>(`/api/tasks/${taskId}`));
+  const [tab, setTab] = useState("detail");
+  const panes = usePanels(run.workflow, "task", "pane");
+  const cards = usePanels(run.workflow, "task", "card");
+  const close = useCallback(() => setSearchParam("task", null), []);
+  const t = task.data;
+  const scope = { run_id: run.id, task_id: taskId, node: t?.node ?? null };
+  const tabs = [
+    { id: "detail", label: "Detail" },
+    { id: "transcript", label: "Transcript" },
+    {
+      id: "submissions",
+      label: `Submissions${t?.submissions.length ? ` (${t.submissions.length})` : ""}`,
+    },
+    ...panes.map((p) => ({ id: `panel:${p.panel.name}`, label: panelTitle(p.panel.name) })),
+  ];
+  const pane = panes.find((p) => tab === `panel:${p.panel.name}`);
+  return (
+    <Drawer
+      label="Task"
+      onClose={close}
+      title={
+        <>
+          <span className="mono">Task #{taskId}</span>
+          {t && <StatusBadge status={t.status} />}
+        </>
+      }
+    >
+      {task.error && <ErrorNote error={task.error} />}
+      {t && (
+        <>
+          <TaskActions task={t} graph={graph} />
+          <Tabs tabs={tabs} active={tab} onChange={setTab} label="Task views" />
+          <div className="drawer-tab">
+            {tab === "detail" && (
+              <>
+                <PanelList panels={cards} scope={scope} />
+                {t.error && <pre className="error-detail">{t.error}</pre>}
+                <Facts task={t} />
+                <JsonView label="payload" value={t.payload} open />
+                <JsonView label="result" value={t.result} open />
+                {t.stats && <JsonView label="stats" value={t.stats} />}
+                {t.lineage && <JsonView label="lineage" value={t.lineage} />}
+              </>
+            )}
+            {tab === "transcript" && <Transcript taskId={taskId} />}
+            {tab === "submissions" &&
+              (t.submissions.length ? (
+                <ol className="submissions">
+                  {t.submissions.map((s) => (
+                    <li key={s.id}>
+                      <div className="muted small">
+                        #{s.id} · {formatTime(s.created)}
+                      </div>
+                      <JsonView value={s.payload} open />
+                    </li>
+                  ))}
+                </ol>
+              ) : (
+                <div className="empty muted">No submission was accepted for this attempt.</div>
+              ))}
+            {pane && <PanelList panels={[pane]} scope={scope} bare />}
+          </div>
+        </>
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,88 @@
+// Submit a run: pick a workflow, give it a title and an optional description.
+import { type FormEvent, useState } from "react";
+import { enc, post } from "../api/client.ts";
+import type { WorkflowOut } from "../api/types.ts";
+import { Modal } from "../components/dialog.tsx";
+import { ErrorNote } from "../components/error-note.tsx";
+import { useAction } from "../components/use-action.ts";
+import { invalidate } from "../live/query-cache.ts";
+
+export function SubmitRunDialog(props: {
+  workflows: WorkflowOut[];
+  initial: string;
+  onClose: () => void;
+  onCreated: (runId: string) => void;
+}) {
+  const [workflow, setWorkflow] = useState(props.initial || props.workflows[0]?.name || "");
+  const [title, setTitle] = useState("");
+  const [description, setDescription] = useState("");
+  const { busy, error, run } = useAction();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const created = await run(
+      () =>
+        post<{ run_id: string }>(`/api/workflows/${enc(workflow)}/runs`, { title, description }),
+      `Submitted “${title}”`,
+    );
+    if (created) {
+      invalidate(["runs"]);
+      props.onCreated(created.run_id);
+    }
+  };
+  return (
+    <Modal title="New run" onClose={props.onClose}>
+      <form className="form" onSubmit={submit}>
+        <label className="field">
+          <span>Workflow</span>
+          <select
+            name="workflow"
+            value={workflow}
+            onChange={(e) => setWorkflow(e.target.value)}
+            required
+          >
+            {props.workflows.map((w) => (
+              <option key={w.name} value={w.name}>
+                {w.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>Title</span>
+          <input
+            name="title"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            required
+            // biome-ignore lint/a11y/noAutofocus: the first thing to type in a new run
+            autoFocus
+          />
+        </label>
+        <label className="field">
+          <span>
+            Description <span className="muted">(optional, markdown)</span>
+          </span>
+          <textarea
+            name="description"
+            rows={4}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+          />
+        </label>
+        <ErrorNote error={error} />
+        <div className="modal-actions">
+          <button type="button" className="btn" onClick={props.onClose}>
+            Close
+          </button>
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={busy || !workflow || !title.trim()}
+          >
+            Submit run
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
