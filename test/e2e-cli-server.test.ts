@@ -18,13 +18,19 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "ym-cli-"));
 });
 afterEach(async () => {
-  if (child && child.exitCode === null) child.kill("SIGKILL");
+  // npx runs the server as its own child: the group (detached below) is killed as a whole.
+  if (child?.pid && child.exitCode === null) process.kill(-child.pid, "SIGKILL");
   child = null;
   await rm(dir, { recursive: true, force: true });
 });
 
-function serve(args: string[]): Promise<string> {
-  const proc = spawn(process.execPath, [BIN, "serve", ...args], { cwd: dir, stdio: "pipe" });
+function serve(args: string[], command = [process.execPath, BIN], cwd = dir): Promise<string> {
+  const [program, ...first] = command;
+  const proc = spawn(program!, [...first, "serve", ...args], {
+    cwd,
+    stdio: "pipe",
+    detached: true,
+  });
   child = proc;
   return new Promise((done, fail) => {
     const timer = setTimeout(() => fail(new Error("no ready line in 20 s")), 20_000);
@@ -59,6 +65,19 @@ describe("yardmaster serve", () => {
       20_000,
     );
     expect(run.output).toEqual({ tray: expect.arrayContaining([expect.stringMatching(/^latte/)]) });
+  });
+
+  it("starts with the README's `npx yardmaster serve` in the project folder", {
+    timeout: 40_000,
+  }, async () => {
+    // npx installs the project itself to find its bin, under the project's
+    // strict-allow-scripts policy: a lifecycle script it counts would refuse to start.
+    const store = `sqlite:${join(dir, "store.db")}`;
+    const url = await serve(["--port", "0", "--store", store], ["npx", "yardmaster"], resolve("."));
+    const health = (await (await fetch(`${url}/api/health`)).json()) as any;
+    expect(health).toMatchObject({ ok: true, pools: { default: { capacity: 4, in_flight: 0 } } });
+    const workflows = (await (await fetch(`${url}/api/workflows`)).json()) as any;
+    expect(workflows.map((w: { name: string }) => w.name)).toEqual(["demo"]);
   });
 
   it("requires the token when asked to, and takes a rotated one without restart", {
