@@ -63,6 +63,31 @@ describe("dispatch", () => {
     expect(reordered[0].data).toEqual({ position: 1, previous: 4 });
   });
 
+  it("a finishing attempt hands its slot to the first run in list order, not its successor", async () => {
+    h = await startHarness({ pools: { default: { capacity: 1 } } });
+    const order: string[] = [];
+    const hold = gate();
+    const wf = workflow("chain");
+    wf.node({ start: true }, async function a({ b }: any, input: { title: string }) {
+      order.push(`${input.title}.a`);
+      if (input.title === "x") await hold.promise;
+      return b(input);
+    });
+    wf.node(async function b({}: any, input: { title: string }) {
+      order.push(`${input.title}.b`);
+    });
+    h.register(wf);
+    await h.service.submitRun("chain", { title: "x" });
+    await h.waitFor(() => order.length === 1, "x claimed");
+    const y = await h.service.submitRun("chain", { title: "y" });
+    await h.service.positionRun(y.run_id, { index: 0 });
+    hold.open();
+    await h.waitFor(() => h.named("run.completed").length === 2, "both runs");
+    expect(order).toEqual(["x.a", "y.a", "y.b", "x.b"]);
+    const health = await h.service.health();
+    expect(health.pools).toEqual({ default: { capacity: 1, in_flight: 0 } });
+  });
+
   it("direction at the ends is a no-op answering the current position; index is clamped", async () => {
     h = await startHarness();
     const wf = workflow("idle");

@@ -1,8 +1,12 @@
 // Derived views: GraphOut node states, branches, arrivals and edge traversal counts; RunSummary
 // current nodes; run stats sums.
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { type Arrival, workflow } from "../src/authoring/index.ts";
+import { RunSummary } from "../src/service/schemas/index.ts";
 import { gate, type Harness, startHarness } from "./support/engine-harness.ts";
+
+const RunSummaries = z.array(RunSummary);
 
 let h: Harness;
 afterEach(async () => {
@@ -52,7 +56,10 @@ describe("run graph", () => {
       { from: "split", to: "work", kind: "forward", traversed: 3 },
       { from: "work", to: "gather", kind: "join", traversed: 2 },
     ]);
-    const summary = (await h.service.listRuns({})).find((r) => r.id === run_id)!;
+    const list = await h.service.listRuns({});
+    // The list route sends this without response validation: the view must fit the schema.
+    expect(() => RunSummaries.parse(list)).not.toThrow();
+    const summary = list.find((r) => r.id === run_id)!;
     expect(summary.current_nodes).toEqual(["work"]);
     hold.open();
     await h.waitEvent("run.completed", (e) => e.run_id === run_id);
@@ -102,8 +109,9 @@ describe("run graph", () => {
       code: "unknown_workflow",
       status: 404,
     });
-    const summary = (await h.service.listRuns({}))[0];
-    expect(summary.unregistered).toBe(true);
+    const list = await h.service.listRuns({});
+    expect(() => RunSummaries.parse(list)).not.toThrow();
+    expect(list[0].unregistered).toBe(true);
   });
 });
 

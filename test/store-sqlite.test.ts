@@ -6,7 +6,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { StoreWriter } from "../src/engine/store.ts";
-import { CLAIM_TASKS } from "../src/stores/sqlite/claims.ts";
+import { CLAIM_ONE_WORKFLOW, CLAIM_WORKFLOWS } from "../src/stores/sqlite/claims.ts";
 import {
   MIGRATIONS,
   migrate,
@@ -174,13 +174,17 @@ describe("sqlite store", () => {
     const path = join(freshDir(), "store.db");
     await openAt(path);
     const db = new Database(path, { readonly: true });
-    const plan = db
-      .prepare(`EXPLAIN QUERY PLAN ${CLAIM_TASKS}`)
-      .all({ workflows: '["w"]', limit: 8, now: 1 }) as Array<{ detail: string }>;
+    const params = { workflow: "w", workflows: '["w", "v"]', limit: 8 };
+    for (const sql of [CLAIM_ONE_WORKFLOW, CLAIM_WORKFLOWS]) {
+      const statement = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+      const plan = statement.all(
+        sql === CLAIM_WORKFLOWS ? { ...params, workflow: undefined } : params,
+      );
+      const details = (plan as Array<{ detail: string }>).map((row) => row.detail);
+      expect(details).toContain("SCAN r USING INDEX runs_active");
+      expect(details).toContain("SEARCH t USING COVERING INDEX tasks_ready (run_id=?)");
+      expect(details.some((d) => d.includes("TEMP B-TREE FOR ORDER BY"))).toBe(false);
+    }
     db.close();
-    const details = plan.map((row) => row.detail);
-    expect(details).toContain("SCAN r USING INDEX runs_active");
-    expect(details).toContain("SEARCH t USING COVERING INDEX tasks_ready (run_id=?)");
-    expect(details.some((d) => d.includes("TEMP B-TREE FOR ORDER BY"))).toBe(false);
   });
 });

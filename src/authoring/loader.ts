@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { tsImport } from "tsx/esm/api";
 import { validatePlugins } from "./plugins.ts";
+import { scanSource } from "./source-scan-client.ts";
 import { type ParsedTarget, parseTarget } from "./target.ts";
 import type { FinalGraph, FinalizeHints, NodeDefaults } from "./types.ts";
 import { isWorkflow, type Workflow } from "./workflow.ts";
@@ -121,8 +122,7 @@ function pickWorkflow(
 async function sourceHints(file: string | null, exportName: string): Promise<FinalizeHints> {
   if (!file) return {};
   try {
-    const scanNodes = await sourceScanner();
-    const scanned = scanNodes(file, await readFile(file, "utf8"), exportName);
+    const scanned = await scanSource(file, await readFile(file, "utf8"), exportName);
     const descriptions: Record<string, string> = {};
     for (const [name, node] of scanned) if (node.doc) descriptions[name] = node.doc;
     return { descriptions };
@@ -142,20 +142,11 @@ export async function readSource(
   } catch {
     return null;
   }
-  const scanNodes = await sourceScanner();
   const nodes: Record<string, { line: number }> = {};
-  for (const [name, node] of scanNodes(loaded.file, source, loaded.exportName)) {
+  for (const [name, node] of await scanSource(loaded.file, source, loaded.exportName)) {
     if (loaded.graph.nodes.has(name)) nodes[name] = { line: node.line };
   }
   return { file: loaded.file, source, nodes };
-}
-
-/**
- * The scanner pulls in the TypeScript compiler (a few hundred milliseconds to load). Loading it
- * on first use keeps that cost off every importer of the authoring barrel that never loads a file.
- */
-async function sourceScanner() {
-  return (await import("./source-scan.ts")).scanNodes;
 }
 
 function messageOf(err: unknown): string {

@@ -40,11 +40,11 @@ export async function runAttempt(
     const payload = task.payload_present ? task.payload : undefined;
     const body = Promise.resolve().then(() => node.fn(edgeRefs(node), payload, ctx));
     const value = await Promise.race([body, untilAborted(live.abort.signal)]);
-    await completeAttempt(core, task, route(reg.graph, node.name, value));
+    await completeAttempt(core, task, route(reg.graph, node.name, value), live);
   } catch (err) {
     // An interrupt means the operation that stopped us already wrote the row (or, on shutdown,
     // deliberately left it for recovery), so there is nothing to record here.
-    if (!isInterrupt(err)) await failAttempt(core, task, err);
+    if (!isInterrupt(err)) await failAttempt(core, task, err, live);
   } finally {
     live.timer?.clear();
   }

@@ -4,7 +4,7 @@ import type { Interrupt } from "./interrupt.ts";
 import type { PausableTimer } from "./pausable-timer.ts";
 import type { Registry } from "./registry.ts";
 import type { Store } from "./store.ts";
-import type { UnitOfWork } from "./unit-of-work.ts";
+import type { UnitOfWork, Work } from "./unit-of-work.ts";
 
 /** An attempt whose body is running in this process. */
 export interface LiveAttempt {
@@ -30,6 +30,8 @@ export interface EngineCore {
   readonly slots: {
     release(live: LiveAttempt): void;
     reacquire(live: LiveAttempt): Promise<void>;
+    /** Inside `live`'s outcome unit: claims the next task for the slot it frees (see dispatcher). */
+    handOff(work: Work, live: LiveAttempt): Promise<void>;
   };
   /** Stops a live attempt; the caller has written (or deliberately not written) its row. */
   interrupt(taskId: number, why: Interrupt): void;

@@ -3,10 +3,12 @@
 // node priority, then enqueue time). Waking is coalesced: many wakes while a fill is under way
 // cause one more fill afterwards, never concurrent claims on the same pool.
 import { runAttempt } from "./attempt.ts";
+import { claimInto } from "./claim.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
 import type { RunRecord, TaskRecord } from "./domain.ts";
 import type { Pool } from "./registry.ts";
 import type { ContextExtensions } from "./task-context.ts";
+import type { Work } from "./unit-of-work.ts";
 
 export class Dispatcher {
   readonly #filling = new Set<string>();
@@ -54,6 +56,25 @@ export class Dispatcher {
     this.wake(live.pool);
   }
 
+  /**
+   * Inside the unit of work that records `live`'s outcome: claims the next task in dispatch
+   * order for the slot `live` is about to free, and starts it once the unit commits. That saves
+   * the separate claim transaction (and its event-loop turn) a freed slot would otherwise wait
+   * for. Attempts waiting to resume come first, so then the slot is simply released as before.
+   */
+  async handOff(work: Work, live: LiveAttempt): Promise<void> {
+    const pool = this.core.registry.pools.get(live.pool);
+    if (!pool || this.#stopped || !live.holdsSlot || this.#resumers.get(pool.name)?.length) return;
+    const [next] = await claimInto(work, this.core.registry.workflowsOnPool(pool.name), 1);
+    if (!next) return;
+    work.after(() => {
+      // The slot changes hands: `live` no longer frees it when it finishes.
+      live.holdsSlot = false;
+      pool.inFlight -= 1;
+      this.#start(pool, next.task, next.run);
+    });
+  }
+
   #serveResumers(pool: Pool): void {
     const queue = this.#resumers.get(pool.name);
     while (queue?.length && pool.inFlight < pool.capacity) {
@@ -92,24 +113,7 @@ export class Dispatcher {
       const free = pool.capacity - pool.inFlight;
       const workflows = this.core.registry.workflowsOnPool(pool.name);
       if (free <= 0 || workflows.length === 0) return;
-      const claimed = await this.core.uow.run(async (work) => {
-        const tasks = await work.tx.claimTasks(workflows, free, work.now);
-        const out: Array<{ task: TaskRecord; run: RunRecord }> = [];
-        for (const task of tasks) {
-          let run = (await work.tx.getRun(task.run_id))!;
-          if (run.status === "queued") {
-            run = await work.tx.updateRun(run.id, {
-              status: "running",
-              started: true,
-              updated: work.now,
-            });
-            work.emit("run.started", run.id, task.id, { node: task.node, task_id: task.id });
-          }
-          work.emit("task.started", run.id, task.id, { attempt: task.attempt, node: task.node });
-          out.push({ task, run });
-        }
-        return out;
-      });
+      const claimed = await this.core.uow.run((work) => claimInto(work, workflows, free));
       for (const { task, run } of claimed) this.#start(pool, task, run);
       if (claimed.length < free) return;
     }

@@ -53,6 +53,7 @@ export class Engine implements EngineCore {
     this.slots = {
       release: (live) => this.#dispatcher.release(live),
       reacquire: (live) => this.#dispatcher.reacquire(live),
+      handOff: (work, live) => this.#dispatcher.handOff(work, live),
     };
     this.#graceMs = options.stopGraceMs ?? 5000;
   }

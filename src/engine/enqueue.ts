@@ -112,8 +112,9 @@ async function arrive(
   value: Json,
 ): Promise<boolean> {
   const frame = branch.at(-1) ?? { count: 1, fanout: 0, index: 0, key: null };
-  const earlier = await work.tx.listArrivals(run.id, join, frame.fanout);
-  const late = earlier.some((a) => a.index === frame.index || a.join_task !== null);
+  // Counted, not listed: every branch arrives, so listing would read O(branches²) rows a run.
+  const earlier = await work.tx.tallyArrivals(run.id, join, frame.fanout, frame.index);
+  const late = earlier.indexArrived || earlier.joined;
   if (!late) {
     await work.tx.insertArrival({
       run_id: run.id,
@@ -127,7 +128,7 @@ async function arrive(
       join_task: null,
     });
   }
-  const arrived = late ? earlier.length : earlier.length + 1;
+  const arrived = late ? earlier.arrived : earlier.arrived + 1;
   work.emit("join.arrived", run.id, from.id, {
     join,
     fanout_task: frame.fanout,

@@ -2,7 +2,7 @@
 // claim: if an operator cancelled, moved or re-set the task meanwhile, the guard fails and the
 // late result is discarded, so a transition is never applied twice or after it was revoked.
 import { classifyFailure, type Routing } from "../authoring/index.ts";
-import type { EngineCore } from "./core.ts";
+import type { EngineCore, LiveAttempt } from "./core.ts";
 import type { Json, TaskRecord } from "./domain.ts";
 import { applyTransitions, enqueueTask } from "./enqueue.ts";
 import { settleRun } from "./settle.ts";
@@ -20,6 +20,7 @@ export async function completeAttempt(
   core: EngineCore,
   task: TaskRecord,
   routing: Routing,
+  live?: LiveAttempt,
 ): Promise<boolean> {
   return core.uow.run(async (work) => {
     const terminal = routing.kind === "end";
@@ -44,14 +45,14 @@ export async function completeAttempt(
       transitions,
     });
     const run = (await work.tx.getRun(done.run_id))!;
-    if (routing.kind === "transitions" && routing.transitions.length > 0) {
-      // A successor was enqueued: the run has work outstanding, so there is nothing to settle.
-      if (await applyTransitions(work, core.registry, run, done, routing)) {
-        work.after(() => core.wake());
-        return true;
-      }
-    }
-    await settleRun(work, run.id, done);
+    // A successor enqueued means the run has work outstanding: nothing to settle.
+    const enqueued =
+      routing.kind === "transitions" &&
+      routing.transitions.length > 0 &&
+      (await applyTransitions(work, core.registry, run, done, routing));
+    if (enqueued) work.after(() => core.wake());
+    else await settleRun(work, run.id, done);
+    if (live) await core.slots.handOff(work, live);
     return true;
   });
 }
@@ -60,6 +61,7 @@ export async function failAttempt(
   core: EngineCore,
   task: TaskRecord,
   err: unknown,
+  live?: LiveAttempt,
 ): Promise<boolean> {
   const { retryable, error } = classifyFailure(err);
   return core.uow.run(async (work) => {
@@ -106,6 +108,7 @@ export async function failAttempt(
     });
     if (retry) work.after(() => core.wake());
     else await settleRun(work, run.id, failed);
+    if (live) await core.slots.handOff(work, live);
     return true;
   });
 }

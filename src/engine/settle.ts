@@ -5,7 +5,7 @@
 // - otherwise                                      -> completed with the terminal outputs.
 // And the reverse: an operator operation that enqueues work in an ended run re-opens it.
 import type { ArrivalRecord, Json, RunRecord, TaskRecord } from "./domain.ts";
-import { OUTSTANDING, TERMINAL_RUN_STATUSES } from "./domain.ts";
+import { TERMINAL_RUN_STATUSES } from "./domain.ts";
 import type { Work } from "./unit-of-work.ts";
 
 /** Branch order: frame by frame on index, a shorter (enclosing) stack first, then task id. */
@@ -55,8 +55,10 @@ function unresolvedDeadLetter(tasks: TaskRecord[]): TaskRecord | undefined {
 export async function settleRun(work: Work, runId: string, last: TaskRecord): Promise<void> {
   const run = await work.tx.getRun(runId);
   if (!run || TERMINAL_RUN_STATUSES.includes(run.status)) return;
+  // Asked after every completion that ends a branch: a probe, so a wide fan-out does not read
+  // its whole run once per branch. The run is read in full only once, when it ends.
+  if (await work.tx.hasOutstandingTasks(runId)) return;
   const tasks = await work.tx.listTasks({ run_id: runId });
-  if (tasks.some((t) => OUTSTANDING.includes(t.status))) return;
   const partial = partialJoin(await work.tx.listArrivals(runId));
   if (partial) {
     const lastArrival = partial.at(-1)!;

@@ -56,6 +56,12 @@ export interface TaskGuard {
   claim?: number;
 }
 
+export interface ArrivalTally {
+  arrived: number;
+  indexArrived: boolean;
+  joined: boolean;
+}
+
 /** Reads. Inside `transact` they see the transaction's own writes. */
 export interface StoreReader {
   getRun(id: string): Promise<RunRecord | null>;
@@ -64,6 +70,11 @@ export interface StoreReader {
   getTask(id: number): Promise<TaskRecord | null>;
   /** Ordered by id ascending. */
   listTasks(filter: TaskFilter): Promise<TaskRecord[]>;
+  /**
+   * Whether the run has a task that is ready, in_progress or waiting. Settling asks this after
+   * every completion that ends a branch, so it must not cost in proportion to the run's tasks.
+   */
+  hasOutstandingTasks(runId: string): Promise<boolean>;
   findTaskByTokenHash(hash: string): Promise<TaskRecord | null>;
   /** Ordered by id ascending. */
   listLog(runId: string): Promise<LogRecord[]>;
@@ -74,6 +85,11 @@ export interface StoreReader {
   listSubmissions(taskId: number): Promise<SubmissionRecord[]>;
   /** Arrivals of a run, optionally of one join and one fan-out, ordered by fanout then index. */
   listArrivals(runId: string, join?: string, fanout?: number): Promise<ArrivalRecord[]>;
+  /**
+   * What a new arrival at (run, join, fanout) needs to know, without reading the arrivals:
+   * how many are stored, whether branch `index` is among them, whether the join task was set.
+   */
+  tallyArrivals(runId: string, join: string, fanout: number, index: number): Promise<ArrivalTally>;
   /** Stored events, oldest first. */
   listEvents(query: EventQuery): Promise<EventRecord[]>;
   /** Highest event id ever handed out (even if its run was deleted since), 0 when none. */

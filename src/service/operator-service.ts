@@ -91,9 +91,17 @@ export class EngineOperatorService implements OperatorService {
 
   async listRuns(query: RunListQuery): Promise<S.RunSummary[]> {
     const list = await this.store.listRuns(query);
-    const going = await this.store.listTasks({ status: ["in_progress", "waiting"] });
-    const pending = await this.store.listRequests({ pending: true });
-    return list.map((run) => runSummary(run, this.#facts(run.workflow, run.id, going, pending)));
+    // Grouped once by run: filtering per run would cost runs x live attempts.
+    const going = byRun(await this.store.listTasks({ status: ["in_progress", "waiting"] }));
+    const pending = byRun(await this.store.listRequests({ pending: true }));
+    const registered = this.engine.registry.workflows;
+    return list.map((run) =>
+      runSummary(run, {
+        going: going.get(run.id) ?? NONE,
+        pending: pending.get(run.id) ?? NONE,
+        registered: registered.has(run.workflow),
+      }),
+    );
   }
 
   #facts(workflow: string, runId: string, going: RunFacts["going"], pending: RunFacts["pending"]) {
@@ -223,4 +231,16 @@ export class EngineOperatorService implements OperatorService {
   async answerRequest(requestId: number, body: S.Answer): Promise<S.RequestView> {
     return requestView(await answerRequest(this.engine, requestId, body, "user"));
   }
+}
+
+const NONE: never[] = [];
+
+function byRun<T extends { run_id: string }>(rows: T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = out.get(row.run_id);
+    if (list) list.push(row);
+    else out.set(row.run_id, [row]);
+  }
+  return out;
 }

@@ -39,6 +39,59 @@ export function joinsContract(h: Harness): void {
     });
   });
 
+  describe("arrival tally", () => {
+    it("counts arrivals of one (run, join, fanout), sees an index and the join task", async () => {
+      const run = await addRun(h.store);
+      const other = await addRun(h.store);
+      const tally = (index: number, runId = run.id, join = "merge", fanout = 10) =>
+        h.store.tallyArrivals(runId, join, fanout, index);
+      expect(await tally(0)).toStrictEqual({ arrived: 0, indexArrived: false, joined: false });
+      const add = (over: Partial<ArrivalRecord>) =>
+        h.store.transact((tx) =>
+          tx.insertArrival({
+            run_id: run.id,
+            join: "merge",
+            fanout: 10,
+            index: 0,
+            count: 3,
+            task_id: 1,
+            key: { k: 1 },
+            value: [1],
+            join_task: null,
+            ...over,
+          }),
+        );
+      await add({ index: 2 });
+      await add({ index: 0 });
+      await add({ index: 2, task_id: 5 });
+      await add({ fanout: 11, index: 1 });
+      await add({ join: "other", index: 1 });
+      await add({ run_id: other.id, index: 1 });
+      expect(await tally(1)).toStrictEqual({ arrived: 3, indexArrived: false, joined: false });
+      expect(await tally(2)).toStrictEqual({ arrived: 3, indexArrived: true, joined: false });
+      expect(await tally(1, run.id, "merge", 11)).toMatchObject({ arrived: 1, indexArrived: true });
+      expect(await tally(1, other.id)).toMatchObject({ arrived: 1, indexArrived: true });
+      await h.store.transact((tx) => tx.setJoinTask(run.id, "merge", 10, 42));
+      expect(await tally(1)).toStrictEqual({ arrived: 3, indexArrived: false, joined: true });
+      expect(await tally(1, run.id, "merge", 11)).toMatchObject({ joined: false });
+      const inside = await h.store.transact(async (tx) => {
+        await tx.insertArrival({
+          run_id: run.id,
+          join: "late",
+          fanout: 1,
+          index: 4,
+          count: 5,
+          task_id: 9,
+          key: null,
+          value: null,
+          join_task: null,
+        });
+        return tx.tallyArrivals(run.id, "late", 1, 4);
+      });
+      expect(inside).toStrictEqual({ arrived: 1, indexArrived: true, joined: false });
+    });
+  });
+
   describe("registrations", () => {
     it("keeps registration order across replace and delete", async () => {
       const put = (workflow: string, target: string | null, pool: string) =>

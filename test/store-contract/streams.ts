@@ -31,6 +31,28 @@ export function streamsContract(h: Harness): void {
       expect(await h.store.transact((tx) => tx.appendEvents([], 1))).toEqual([]);
     });
 
+    it("stores a large batch in order, and ids keep growing across transactions", async () => {
+      const run = await addRun(h.store);
+      const batch = (from: number, n: number): NewEvent[] =>
+        Array.from({ length: n }, (_, i) => ({
+          name: "join.arrived",
+          run_id: i % 3 === 0 ? null : run.id,
+          task_id: i % 2 === 0 ? null : i,
+          data: { n: from + i, when: i % 5 === 0 ? null : [i, { x: "y" }] },
+        }));
+      const big = await h.store.transact((tx) => tx.appendEvents(batch(0, 1234), 7));
+      const small = await h.store.transact(async (tx) => [
+        ...(await tx.appendEvents(batch(1234, 1), 8)),
+        ...(await tx.appendEvents(batch(1235, 2), 8)),
+      ]);
+      const stored = [...big, ...small];
+      expect(stored.map((e) => e.data.n)).toEqual(Array.from({ length: 1237 }, (_, i) => i));
+      for (let i = 1; i < stored.length; i++)
+        expect(stored[i].id!).toBeGreaterThan(stored[i - 1].id!);
+      expect(await h.store.listEvents({})).toStrictEqual(stored);
+      expect(await h.store.lastEventId()).toBe(stored.at(-1)!.id);
+    });
+
     it("pages with after and limit and filters by run", async () => {
       const a = await addRun(h.store);
       const b = await addRun(h.store);

@@ -140,6 +140,30 @@ export function tasksContract(h: Harness): void {
       expect(await ids({ run_id: "none" })).toEqual([]);
     });
 
+    it("tells whether a run has a ready, in_progress or waiting task", async () => {
+      const run = await addRun(h.store, { workflow: "w" });
+      const other = await addRun(h.store, { workflow: "w" });
+      await addTask(h.store, other.id);
+      expect(await h.store.hasOutstandingTasks(run.id)).toBe(false);
+      const task = await addTask(h.store, run.id);
+      expect(await h.store.hasOutstandingTasks(run.id)).toBe(true);
+      const statuses = ["done", "failed", "dead_letter", "cancelled"] as const;
+      for (const status of statuses) {
+        await h.store.transact((tx) => tx.updateTask(task.id, { status }));
+        expect(await h.store.hasOutstandingTasks(run.id)).toBe(false);
+      }
+      for (const status of ["in_progress", "waiting", "ready"] as const) {
+        await h.store.transact((tx) => tx.updateTask(task.id, { status }));
+        expect(await h.store.hasOutstandingTasks(run.id)).toBe(true);
+      }
+      const seen = await h.store.transact(async (tx) => {
+        await tx.updateTask(task.id, { status: "done" });
+        return tx.hasOutstandingTasks(run.id);
+      });
+      expect(seen).toBe(false);
+      expect(await h.store.hasOutstandingTasks("none")).toBe(false);
+    });
+
     it("finds a task by its live token hash", async () => {
       const run = await addRun(h.store);
       const task = await addTask(h.store, run.id);

@@ -17,9 +17,19 @@ export function toEnvelope(event: EventRecord): EventEnvelope {
   };
 }
 
+// Every subscriber of a published event gets the same record object, so its frame is built
+// once and shared: with hundreds of open streams that is the bulk of the fan-out's CPU. Weak,
+// so a frame lives exactly as long as its event record.
+const frames = new WeakMap<EventRecord, string>();
+
 /** One SSE message; an ephemeral event (id null) goes without an `id:` line. */
 export function eventFrame(event: EventRecord): string {
-  const head = event.id === null ? "" : `id: ${event.id}\n`;
-  // JSON.stringify never emits a raw newline, so the envelope is always a single data line.
-  return `${head}event: ${event.name}\ndata: ${JSON.stringify(toEnvelope(event))}\n\n`;
+  let frame = frames.get(event);
+  if (frame === undefined) {
+    const head = event.id === null ? "" : `id: ${event.id}\n`;
+    // JSON.stringify never emits a raw newline, so the envelope is always a single data line.
+    frame = `${head}event: ${event.name}\ndata: ${JSON.stringify(toEnvelope(event))}\n\n`;
+    frames.set(event, frame);
+  }
+  return frame;
 }

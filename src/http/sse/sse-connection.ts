@@ -22,6 +22,7 @@ export class SseConnection {
   #blocked = false;
   #dropped = false;
   #closed = false;
+  #corked = false;
   #heartbeat: NodeJS.Timeout | undefined;
 
   constructor(raw: ServerResponse, limits: SseLimits) {
@@ -51,11 +52,28 @@ export class SseConnection {
     if (this.closed) return;
     if (this.#blocked) {
       this.#enqueue(frame);
-    } else if (!this.#raw.write(frame)) {
+      return;
+    }
+    this.#cork();
+    if (!this.#raw.write(frame)) {
       this.#blocked = true;
       this.#raw.once("drain", this.#flush);
     }
   }
+
+  // A commit publishes its events one after another in the same tick: corking until the tick
+  // ends turns them into one socket write per stream instead of one per event.
+  #cork(): void {
+    if (this.#corked) return;
+    this.#corked = true;
+    this.#raw.cork();
+    process.nextTick(this.#uncork);
+  }
+
+  readonly #uncork = (): void => {
+    this.#corked = false;
+    if (!this.#raw.destroyed) this.#raw.uncork();
+  };
 
   #enqueue(frame: string): void {
     if (this.#dropped) return; // Already owed a resync: nothing older is worth keeping.

@@ -6,10 +6,14 @@ import type { EventQuery } from "../../engine/store.ts";
 import type { Row } from "./codec.ts";
 import { eventCodec } from "./columns.ts";
 
-const INSERT_EVENT = `
-INSERT INTO events (name, run_id, task_id, data, created)
-VALUES (@name, @run_id, @task_id, @data, @created)
-RETURNING *`;
+// A unit's events go in with one multi-row INSERT per chunk, and are not read back: there is
+// one writer, so AUTOINCREMENT hands the rows of one statement consecutive ids ending at the
+// statement's last rowid. (PostgreSQL: the same INSERT with RETURNING id.) A chunk stays far
+// below SQLite's limit of 32,766 bound parameters.
+const CHUNK = 200;
+const ROW = "(?, ?, ?, ?, ?)";
+const insertSql = (rows: number) =>
+  `INSERT INTO events (name, run_id, task_id, data, created) VALUES ${Array(rows).fill(ROW).join(", ")}`;
 
 // Two shapes so the run filter can use `events_run`. LIMIT -1 means no limit in SQLite.
 const LIST_EVENTS = "SELECT * FROM events WHERE id > @after ORDER BY id LIMIT @limit";
@@ -41,12 +45,46 @@ export function eventReads(db: Database.Database) {
 }
 
 export function eventWrites(db: Database.Database) {
-  const insert = db.prepare<[Row], Row>(INSERT_EVENT);
+  // One statement per chunk size, prepared on first use (a few sizes recur: 1 to 6 events).
+  const inserts = new Map<number, Database.Statement<unknown[]>>();
+  const insert = (rows: number) => {
+    let statement = inserts.get(rows);
+    if (statement === undefined) {
+      statement = db.prepare<unknown[]>(insertSql(rows));
+      inserts.set(rows, statement);
+    }
+    return statement;
+  };
+  const appendChunk = (events: readonly NewEvent[], now: number, out: EventRecord[]): void => {
+    const params: unknown[] = [];
+    const texts: string[] = [];
+    for (const event of events) {
+      const text = JSON.stringify(event.data ?? null);
+      texts.push(text);
+      params.push(event.name, event.run_id ?? null, event.task_id ?? null, text, now);
+    }
+    const last = Number(insert(events.length).run(params).lastInsertRowid);
+    const first = last - events.length + 1;
+    // What was stored, as a read would answer it (data through JSON, like the column).
+    for (const [i, event] of events.entries()) {
+      out.push({
+        id: first + i,
+        name: event.name,
+        run_id: event.run_id ?? null,
+        task_id: event.task_id ?? null,
+        data: JSON.parse(texts[i]),
+        created: now,
+      });
+    }
+  };
   return {
-    append: (events: readonly NewEvent[], now: number): EventRecord[] =>
-      events.map((event) =>
-        eventCodec.decode(insert.get(eventCodec.encodeAll({ ...event, created: now }))!),
-      ),
+    append(events: readonly NewEvent[], now: number): EventRecord[] {
+      const out: EventRecord[] = [];
+      for (let i = 0; i < events.length; i += CHUNK) {
+        appendChunk(events.slice(i, i + CHUNK), now, out);
+      }
+      return out;
+    },
   };
 }
 

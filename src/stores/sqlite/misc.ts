@@ -1,6 +1,7 @@
 // Join arrivals and workflow registrations: small tables with simple access.
 import type Database from "better-sqlite3";
 import type { ArrivalRecord, RegistrationRecord } from "../../engine/domain.ts";
+import type { ArrivalTally } from "../../engine/store.ts";
 import { encodeValue, type Row } from "./codec.ts";
 import { registrationCodec } from "./columns.ts";
 
@@ -14,6 +15,13 @@ SELECT * FROM arrivals
 WHERE run_id = @run_id AND (@join IS NULL OR join_name = @join)
   AND (@fanout IS NULL OR fanout = @fanout)
 ORDER BY fanout, branch_index, seq`;
+
+// Answered from arrivals_run without reading the stored keys and values.
+const TALLY_ARRIVALS = `
+SELECT COUNT(*) AS arrived,
+  COALESCE(MAX(branch_index = @index), 0) AS index_arrived,
+  COALESCE(MAX(join_task IS NOT NULL), 0) AS joined
+FROM arrivals WHERE run_id = @run_id AND join_name = @join AND fanout = @fanout`;
 
 const SET_JOIN_TASK = `
 UPDATE arrivals SET join_task = @task_id
@@ -47,7 +55,16 @@ function decodeArrival(row: Row): ArrivalRecord {
 export function miscReads(db: Database.Database) {
   const arrivals = db.prepare<[Row], Row>(LIST_ARRIVALS);
   const registrations = db.prepare<[], Row>(LIST_REGISTRATIONS);
+  const tally = db.prepare<[Row], Row>(TALLY_ARRIVALS);
   return {
+    tallyArrivals(runId: string, join: string, fanout: number, index: number): ArrivalTally {
+      const row = tally.get({ run_id: runId, join, fanout, index })!;
+      return {
+        arrived: row.arrived as number,
+        indexArrived: row.index_arrived === 1,
+        joined: row.joined === 1,
+      };
+    },
     listArrivals: (runId: string, join?: string, fanout?: number): ArrivalRecord[] =>
       arrivals
         .all({ run_id: runId, join: join ?? null, fanout: fanout ?? null })

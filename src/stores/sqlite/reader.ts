@@ -14,6 +14,7 @@ import type {
   TaskRecord,
 } from "../../engine/domain.ts";
 import type {
+  ArrivalTally,
   EventQuery,
   RequestFilter,
   RunFilter,
@@ -61,6 +62,9 @@ export class SqliteReader implements StoreReader {
   async listTasks(filter: TaskFilter): Promise<TaskRecord[]> {
     return this.reads.tasks.list(filter);
   }
+  async hasOutstandingTasks(runId: string): Promise<boolean> {
+    return this.reads.tasks.hasOutstanding(runId);
+  }
   async findTaskByTokenHash(hash: string): Promise<TaskRecord | null> {
     return this.reads.tasks.findByTokenHash(hash);
   }
@@ -78,6 +82,14 @@ export class SqliteReader implements StoreReader {
   }
   async listArrivals(runId: string, join?: string, fanout?: number): Promise<ArrivalRecord[]> {
     return this.reads.misc.listArrivals(runId, join, fanout);
+  }
+  async tallyArrivals(
+    runId: string,
+    join: string,
+    fanout: number,
+    index: number,
+  ): Promise<ArrivalTally> {
+    return this.reads.misc.tallyArrivals(runId, join, fanout, index);
   }
   async listEvents(query: EventQuery): Promise<EventRecord[]> {
     return this.reads.events.list(query);

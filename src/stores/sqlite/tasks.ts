@@ -21,6 +21,14 @@ const LIST_TASKS_BY_STATUS = `SELECT * FROM tasks
 WHERE status IN (SELECT value FROM json_each(@statuses)) AND ${NODE_MATCH} ORDER BY id`;
 const LIST_TASKS = `SELECT * FROM tasks WHERE ${NODE_MATCH} ORDER BY id`;
 
+// Two probes, each on an index that stays small however long the run is: its ready rows
+// (`tasks_ready`), and the attempts going right now across all runs (`tasks_status`), which
+// the pools' capacity and the people being asked keep few.
+const HAS_OUTSTANDING = `SELECT
+  EXISTS (SELECT 1 FROM tasks INDEXED BY tasks_ready WHERE run_id = @run_id AND status = 'ready')
+  OR EXISTS (SELECT 1 FROM tasks INDEXED BY tasks_status
+    WHERE status IN ('in_progress', 'waiting') AND run_id = @run_id)`;
+
 // Columns left out take their schema defaults: a new attempt is ready, unclaimed, unfinished.
 const INSERT_TASK = `
 INSERT INTO tasks (run_id, node, attempt, priority, explicit, created, payload_present, payload,
@@ -38,7 +46,9 @@ export function taskReads(db: Database.Database) {
   const ofRun = db.prepare<[Row], Row>(LIST_TASKS_OF_RUN);
   const byStatus = db.prepare<[Row], Row>(LIST_TASKS_BY_STATUS);
   const all = db.prepare<[Row], Row>(LIST_TASKS);
+  const outstanding = db.prepare<[Row], number>(HAS_OUTSTANDING).pluck();
   return {
+    hasOutstanding: (runId: string): boolean => outstanding.get({ run_id: runId }) === 1,
     get: (id: number): TaskRecord | null => taskCodec.decodeOrNull(get.get(id)),
     findByTokenHash: (hash: string): TaskRecord | null => taskCodec.decodeOrNull(byToken.get(hash)),
     list(filter: TaskFilter): TaskRecord[] {
