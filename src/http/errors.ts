@@ -41,7 +41,7 @@ function renderFrameworkError(err: FastifyError): Rendered | undefined {
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
       return refusal(400, "validation", "Content-Length does not match the body.");
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
-      return refusal(415, "validation", "Send request bodies as application/json.");
+      return refusal(422, "validation", "Send request bodies as application/json.");
   }
   const status = err.statusCode ?? 500;
   if (status >= 400 && status < 500) return refusal(status, codeForStatus(status), err.message);
