@@ -1,0 +1,43 @@
+// Event data over a real server, field by field as http-api.md "Events" reads.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "./support/server-harness.ts";
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+async function submit(workflow: string, title: string): Promise<string> {
+  const r = await s.call("POST", `/api/workflows/${workflow}/runs`, { title });
+  expect(r.status).toBe(201);
+  return r.body.run_id;
+}
+
+async function events(runId: string, name: string) {
+  const r = await s.call("GET", `/api/runs/${runId}/events?limit=1000`);
+  return (r.body as { name: string; data: any }[]).filter((e) => e.name === name);
+}
+
+describe("log.appended", () => {
+  it("previews the first 200 characters, counted as characters, not UTF-16 units", async () => {
+    const runId = await submit("asker", "preview");
+    const text = `${"🙂".repeat(150)}${"é".repeat(100)}`;
+    const posted = await s.call("POST", `/api/runs/${runId}/log`, { text });
+    expect(posted.status).toBe(200);
+    const [appended] = (await events(runId, "log.appended")).filter(
+      (e) => e.data.log_id === posted.body.log_id,
+    );
+    expect(appended.data).toEqual({
+      author: "user",
+      kind: null,
+      log_id: posted.body.log_id,
+      node: expect.any(String),
+      preview: `${"🙂".repeat(150)}${"é".repeat(50)}`,
+    });
+    const log = await s.call("GET", `/api/runs/${runId}/log`);
+    expect(log.body.at(-1).text).toBe(text);
+  });
+});
