@@ -1,6 +1,6 @@
 // Event data over a real server, field by field as http-api.md "Events" reads.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "./support/server-harness.ts";
+import { eventually, startTestServer, type TestServer } from "./support/server-harness.ts";
 
 let s: TestServer;
 beforeAll(async () => {
@@ -39,5 +39,30 @@ describe("log.appended", () => {
     });
     const log = await s.call("GET", `/api/runs/${runId}/log`);
     expect(log.body.at(-1).text).toBe(text);
+  });
+});
+
+describe("a cancelled run", () => {
+  it("ends with run.cancelled: the stopped body writes nothing more", async () => {
+    const runId = await submit("chain", "sleep:400");
+    await eventually(
+      async () => (await s.call("GET", `/api/runs/${runId}`)).body.current_nodes?.length === 1,
+      "first in flight",
+    );
+    const cancel = await s.call("POST", `/api/runs/${runId}/cancel`);
+    expect(cancel.body).toEqual({ ok: true, note: "Stopped 1 attempt." });
+    // The body wakes from its aborted sleep and tries to log, then returns; wait until the
+    // attempt has surely gone past both (a later submission's first node runs to completion).
+    const next = await submit("chain", "after");
+    await eventually(
+      async () => (await s.call("GET", `/api/runs/${next}`)).body.status === "completed",
+      "next run completed",
+    );
+    const all = (await s.call("GET", `/api/runs/${runId}/events?limit=1000`)).body;
+    expect(all.at(-1)).toMatchObject({
+      name: "run.cancelled",
+      data: { cancelled_tasks: [expect.any(Number)] },
+    });
+    expect((await s.call("GET", `/api/runs/${runId}/log`)).body).toEqual([]);
   });
 });
