@@ -1,10 +1,16 @@
 // Event data over a real server, field by field as http-api.md "Events" reads.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, startTestServer, type TestServer } from "./support/server-harness.ts";
+import {
+  defaultToml,
+  eventually,
+  FLOWS,
+  startTestServer,
+  type TestServer,
+} from "./support/server-harness.ts";
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer(defaultToml(`[workflows.late]\ntarget = "${FLOWS}:late"\n`));
 });
 afterAll(async () => {
   await s?.close();
@@ -19,6 +25,28 @@ async function submit(workflow: string, title: string): Promise<string> {
 async function events(runId: string, name: string) {
   const r = await s.call("GET", `/api/runs/${runId}/events?limit=1000`);
   return (r.body as { name: string; data: any }[]).filter((e) => e.name === name);
+}
+
+/** Submits a run and answers once its first attempt is in flight. */
+async function submitInFlight(workflow: string, title: string): Promise<string> {
+  const runId = await submit(workflow, title);
+  await eventually(
+    async () => (await s.call("GET", `/api/runs/${runId}`)).body.current_nodes?.length === 1,
+    `${workflow} in flight`,
+  );
+  return runId;
+}
+
+/**
+ * A cancelled body wakes from its aborted sleep and carries on for a moment; a whole run of
+ * another workflow, submitted after the cancel, completes well after that moment.
+ */
+async function afterStoppedBody(): Promise<void> {
+  const next = await submit("chain", "after");
+  await eventually(
+    async () => (await s.call("GET", `/api/runs/${next}`)).body.status === "completed",
+    "a later run completed",
+  );
 }
 
 describe("log.appended", () => {
@@ -44,25 +72,25 @@ describe("log.appended", () => {
 
 describe("a cancelled run", () => {
   it("ends with run.cancelled: the stopped body writes nothing more", async () => {
-    const runId = await submit("chain", "sleep:400");
-    await eventually(
-      async () => (await s.call("GET", `/api/runs/${runId}`)).body.current_nodes?.length === 1,
-      "first in flight",
-    );
+    const runId = await submitInFlight("chain", "sleep:400");
     const cancel = await s.call("POST", `/api/runs/${runId}/cancel`);
     expect(cancel.body).toEqual({ ok: true, note: "Stopped 1 attempt." });
-    // The body wakes from its aborted sleep and tries to log, then returns; wait until the
-    // attempt has surely gone past both (a later submission's first node runs to completion).
-    const next = await submit("chain", "after");
-    await eventually(
-      async () => (await s.call("GET", `/api/runs/${next}`)).body.status === "completed",
-      "next run completed",
-    );
+    await afterStoppedBody();
     const all = (await s.call("GET", `/api/runs/${runId}/events?limit=1000`)).body;
     expect(all.at(-1)).toMatchObject({
       name: "run.cancelled",
       data: { cancelled_tasks: [expect.any(Number)] },
     });
     expect((await s.call("GET", `/api/runs/${runId}/log`)).body).toEqual([]);
+  });
+});
+
+describe("a stopped attempt that asks", () => {
+  it("opens no request: nothing is left to take its answer", async () => {
+    const runId = await submitInFlight("late", "400");
+    expect((await s.call("POST", `/api/runs/${runId}/cancel`)).status).toBe(200);
+    await afterStoppedBody();
+    expect((await s.call("GET", `/api/runs/${runId}/requests`)).body).toEqual([]);
+    expect((await s.call("GET", `/api/requests?pending=true&run=${runId}`)).body).toEqual([]);
   });
 });
