@@ -1,5 +1,6 @@
 // Event data over a real server, field by field as http-api.md "Events" reads.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runEvents, submitTo } from "./support/contract-kit.ts";
 import {
   defaultToml,
   eventually,
@@ -16,16 +17,9 @@ afterAll(async () => {
   await s?.close();
 });
 
-async function submit(workflow: string, title: string): Promise<string> {
-  const r = await s.call("POST", `/api/workflows/${workflow}/runs`, { title });
-  expect(r.status).toBe(201);
-  return r.body.run_id;
-}
-
-async function events(runId: string, name: string) {
-  const r = await s.call("GET", `/api/runs/${runId}/events?limit=1000`);
-  return (r.body as { name: string; data: any }[]).filter((e) => e.name === name);
-}
+const submit = (workflow: string, title: string) => submitTo(s, workflow, title);
+const events = async (runId: string, name: string) =>
+  (await runEvents(s, runId)).filter((e) => e.name === name);
 
 /** Submits a run and answers once its first attempt is in flight. */
 async function submitInFlight(workflow: string, title: string): Promise<string> {
@@ -76,7 +70,7 @@ describe("a cancelled run", () => {
     const cancel = await s.call("POST", `/api/runs/${runId}/cancel`);
     expect(cancel.body).toEqual({ ok: true, note: "Stopped 1 attempt." });
     await afterStoppedBody();
-    const all = (await s.call("GET", `/api/runs/${runId}/events?limit=1000`)).body;
+    const all = await runEvents(s, runId);
     expect(all.at(-1)).toMatchObject({
       name: "run.cancelled",
       data: { cancelled_tasks: [expect.any(Number)] },
