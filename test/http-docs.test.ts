@@ -85,6 +85,25 @@ describe("/openapi.json", () => {
   });
 });
 
+describe("/openapi.json refusals", () => {
+  it("documents 401 on operator routes, 422 with parameters or a body, 400 and 413 with a body", () => {
+    const missing: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const statuses = Object.keys(op.responses);
+        const want: string[] = [];
+        if (op.security?.some((s: object) => "bearer" in s)) want.push("401");
+        if (op.parameters?.length || op.requestBody) want.push("422");
+        if (op.requestBody) want.push("400", "413");
+        for (const status of want) {
+          if (!statuses.includes(status)) missing.push(`${method.toUpperCase()} ${path} ${status}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
+
 /** Asset URLs (src and href) of an HTML page, resolved against the page. */
 function assets(html: string, page: string): string[] {
   return [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1], page).href);

@@ -106,14 +106,30 @@ describe("bodies that are not JSON or too large", () => {
     expect(res.status).toBe(400);
   });
 
-  it("refuses a body of another media type", async () => {
+  it("refuses a body of another media type as a 422 validation failure", async () => {
     const res = await fetch(`${s.base}/api/workflows/triage/runs`, {
       method: "POST",
       headers: { "content-type": "text/plain" },
       body: '{"title":"x"}',
     });
-    expect(res.status).toBe(415);
-    expect(((await res.json()) as any).code).toBe("validation");
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({
+      code: "validation",
+      errors: [{ loc: ["body"], type: "media_type" }],
+    });
+  });
+
+  it("reads a body without a Content-Type, or of an application/*+json type, as JSON", async () => {
+    const bare = await rawPost("/api/workflows/triage/runs", '{"title":"x"}');
+    expect(bare.status).toBe(201);
+    const malformedBare = await rawPost("/api/workflows/triage/runs", '{"title":');
+    expect(malformedBare.status).toBe(400);
+    const res = await fetch(`${s.base}/api/workflows/triage/runs`, {
+      method: "POST",
+      headers: { "content-type": "application/merge-patch+json; charset=utf-8" },
+      body: '{"title":"x"}',
+    });
+    expect(res.status).toBe(201);
   });
 
   it("treats an empty JSON body as no body", async () => {
@@ -142,6 +158,23 @@ describe("bodies that are not JSON or too large", () => {
     expect(status).toBe(201);
   });
 });
+
+/** POSTs `text` with a Content-Length and no Content-Type header at all. */
+function rawPost(path: string, text: string) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request(`${s.base}${path}`, {
+      method: "POST",
+      headers: { "content-length": Buffer.byteLength(text) },
+    });
+    req.on("response", (res) => {
+      let body = "";
+      res.on("data", (c) => (body += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end(text);
+  });
+}
 
 /** POSTs `count` chunks of `size` bytes with Transfer-Encoding: chunked (no Content-Length). */
 function chunkedPost(path: string, count: number, size: number) {

@@ -178,6 +178,8 @@ export async function askPerson(
   opts: AskOptions,
   ordinal: number,
 ): Promise<unknown> {
+  // A stopped attempt opens nothing: its request would sit in the inbox with nobody to take it.
+  signalCheck(h);
   const req = await openNodeRequest(h, opts, ordinal);
   if (req.answered_by) return req.answer;
   return (await awaitAnswer(h, req)).answer;

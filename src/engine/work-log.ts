@@ -4,6 +4,18 @@ import type { Work } from "./unit-of-work.ts";
 
 export const PREVIEW_CHARS = 200;
 
+/**
+ * The first PREVIEW_CHARS characters, counted in code points as the contract's Python origin
+ * counts them, so a preview never ends in half a surrogate pair (which is not valid Unicode).
+ */
+export function previewOf(text: string): string {
+  let end = 0;
+  for (let n = 0; n < PREVIEW_CHARS && end < text.length; n++) {
+    end += (text.codePointAt(end) ?? 0) > 0xffff ? 2 : 1;
+  }
+  return text.slice(0, end);
+}
+
 export async function appendLog(
   work: Work,
   entry: {
@@ -21,7 +33,7 @@ export async function appendLog(
     kind: stored.kind,
     log_id: stored.id,
     node: stored.node,
-    preview: stored.text.slice(0, PREVIEW_CHARS),
+    preview: previewOf(stored.text),
   });
   return stored;
 }

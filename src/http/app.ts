@@ -19,7 +19,7 @@ import { registerAgentRoutes } from "./routes/agent-routes.ts";
 import { registerPluginRoutes } from "./routes/plugin-routes.ts";
 import { registerRegistrationRoutes } from "./routes/registration-routes.ts";
 import { registerRequestRoutes } from "./routes/request-routes.ts";
-import type { ZodApp } from "./routes/route-kit.ts";
+import { documentCommonRefusals, type ZodApp } from "./routes/route-kit.ts";
 import { registerRunHistoryRoutes } from "./routes/run-history-routes.ts";
 import { registerRunRoutes } from "./routes/run-routes.ts";
 import { registerServerRoutes } from "./routes/server-routes.ts";
@@ -63,6 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installBodyParsers(app);
   installErrorHandling(app);
   installAuth(app, deps.auth);
+  documentCommonRefusals(app);
   await registerDocs(app, deps.version);
   registerServerRoutes(app, deps);
   registerWorkflowRoutes(app, deps.service);

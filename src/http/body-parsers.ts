@@ -1,8 +1,10 @@
 // Request bodies are JSON. An empty body counts as no body (a client may send the JSON content
-// type on a bodiless POST); any other media type is refused, which also keeps cross-site form
-// posts out. Both parsers read through fastify's body limit, so an oversized body of any type is
-// a 413 whether or not it declared its length.
-import type { FastifyInstance } from "fastify";
+// type on a bodiless POST). As FastAPI does, a body without a Content-Type is read as JSON too,
+// and so is an `application/*+json` one; any other media type is a 422 validation failure (the
+// contract's status for a body that does not fit), which also keeps cross-site form posts out.
+// Both parsers read through fastify's body limit, so an oversized body of any type is a 413
+// whether or not it declared its length.
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ServiceError } from "../service/errors.ts";
 
 function malformed(text: string): ServiceError {
@@ -22,28 +24,38 @@ function malformed(text: string): ServiceError {
 
 function unsupported(contentType: string | undefined): ServiceError {
   const msg = `Unsupported media type ${JSON.stringify(contentType ?? "")}; send application/json.`;
-  return new ServiceError(
-    "validation",
-    "Send request bodies as application/json.",
-    { errors: [{ loc: ["body"], msg, type: "media_type" }] },
-    { status: 415 },
-  );
+  return new ServiceError("validation", "Send request bodies as application/json.", {
+    errors: [{ loc: ["body"], msg, type: "media_type" }],
+  });
 }
+
+/** No declared type, or a structured-syntax JSON type such as application/merge-patch+json. */
+function readsAsJson(contentType: string | undefined): boolean {
+  const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
+  return type === "" || /^application\/[^/]*\+json$/.test(type);
+}
+
+type Done = (err: Error | null, body?: unknown) => void;
 
 export function installBodyParsers(app: FastifyInstance): void {
   // fastify's own parser guards against prototype poisoning (__proto__, constructor.prototype).
   const parseJson = app.getDefaultJsonParser("error", "error");
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
-    const text = body as string;
+  const json = (request: FastifyRequest, text: string, done: Done) => {
     if (text.trim() === "") return done(null, undefined);
     parseJson(request, text, (err: Error | null, value?: unknown) => {
       if (err) done(malformed(text), undefined);
       else done(null, value);
     });
-  });
+  };
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) =>
+    json(request, body as string, done),
+  );
   app.addContentTypeParser("*", { parseAs: "buffer" }, (request, body, done) => {
-    if ((body as Buffer).length === 0) return done(null, undefined);
-    done(unsupported(request.headers["content-type"]), undefined);
+    const bytes = body as Buffer;
+    if (bytes.length === 0) return done(null, undefined);
+    const contentType = request.headers["content-type"];
+    if (readsAsJson(contentType)) return json(request, bytes.toString("utf8"), done);
+    done(unsupported(contentType), undefined);
   });
 }

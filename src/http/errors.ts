@@ -20,7 +20,9 @@ const refusal = (status: number, code: string, error: string, extras = {}): Rend
   unexpected: false,
 });
 
-const bodyIssue = (msg: string, type: string) => ({ errors: [{ loc: ["body"], msg, type }] });
+// A `validation` refusal always carries `errors` (http-api.md "Errors"), even a framework's own.
+const issue = (loc: string[], msg: string, type: string) => ({ errors: [{ loc, msg, type }] });
+const bodyIssue = (msg: string, type: string) => issue(["body"], msg, type);
 
 /** Fastify's own errors, by code, for the ones a client's input can cause. */
 function renderFrameworkError(err: FastifyError): Rendered | undefined {
@@ -39,13 +41,30 @@ function renderFrameworkError(err: FastifyError): Rendered | undefined {
         bodyIssue(err.message, "json_invalid"),
       );
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
-      return refusal(400, "validation", "Content-Length does not match the body.");
+      return refusal(
+        400,
+        "validation",
+        "Content-Length does not match the body.",
+        bodyIssue(err.message, "content_length"),
+      );
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
-      return refusal(415, "validation", "Send request bodies as application/json.");
+      return refusal(
+        422,
+        "validation",
+        "Send request bodies as application/json.",
+        bodyIssue(err.message, "media_type"),
+      );
   }
   const status = err.statusCode ?? 500;
-  if (status >= 400 && status < 500) return refusal(status, codeForStatus(status), err.message);
-  return undefined;
+  if (status < 400 || status >= 500) return undefined;
+  const code = codeForStatus(status);
+  const where = err.code === "FST_ERR_BAD_URL" ? ["path"] : [];
+  return refusal(
+    status,
+    code,
+    err.message,
+    code === "validation" ? issue(where, err.message, err.code) : {},
+  );
 }
 
 function codeForStatus(status: number): string {

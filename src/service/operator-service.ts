@@ -10,7 +10,7 @@ import * as runs from "./operations/runs.ts";
 import { requireRun, requireTask } from "./operations/shared.ts";
 import * as tasks from "./operations/tasks.ts";
 import type * as S from "./schemas/index.ts";
-import { runGraph } from "./views/graph.ts";
+import { type JoinArrival, runGraph } from "./views/graph.ts";
 import {
   chunkView,
   eventView,
@@ -169,7 +169,17 @@ export class EngineOperatorService implements OperatorService {
     if (!wf)
       throw new ServiceError("unknown_workflow", `Workflow ${run.workflow} is not registered.`);
     const all = await this.store.listTasks({ run_id: runId });
-    return runGraph(wf.graph, all, await this.store.listArrivals(runId));
+    const joined = await this.#joinArrivals(runId, wf.graph.edges);
+    return runGraph(wf.graph, all, await this.store.listArrivals(runId), joined);
+  }
+
+  /** The run's `join.arrived` events; only read when the graph has a join edge to count. */
+  async #joinArrivals(runId: string, edges: { kind: string }[]): Promise<JoinArrival[]> {
+    if (!edges.some((e) => e.kind === "join")) return [];
+    const events = await this.store.listEvents({ run_id: runId, after: 0 });
+    return events
+      .filter((e) => e.name === "join.arrived" && e.task_id !== null)
+      .map((e) => ({ task_id: e.task_id as number, join: String(e.data.join) }));
   }
 
   async runLog(runId: string): Promise<S.LogEntry[]> {

@@ -34,3 +34,30 @@ export const trustedOk: FastifySerializerCompiler<any> = (route) =>
   String(route.httpStatus) === "200"
     ? (data) => JSON.stringify(data)
     : serializerCompiler(route as ZodRoute);
+
+interface DocumentedSchema {
+  hide?: boolean;
+  security?: Record<string, unknown>[];
+  params?: unknown;
+  querystring?: unknown;
+  body?: unknown;
+  response?: Record<string | number, unknown>;
+}
+
+/**
+ * Documents the refusals every route of a kind can give, whatever it lists itself (http-api.md
+ * "Endpoints"): 401 on an operator route; 422 on one with a body or parameters; 400 (malformed
+ * JSON) and 413 (body over the cap) on one with a body. Install before the routes.
+ */
+export function documentCommonRefusals(app: FastifyInstance): void {
+  app.addHook("onRoute", (route) => {
+    const schema = route.schema as DocumentedSchema | undefined;
+    if (!schema || schema.hide || !schema.response) return;
+    const add = (status: number) => {
+      schema.response![status] ??= ApiError;
+    };
+    if (schema.security?.some((s) => "bearer" in s)) add(401);
+    if (schema.params || schema.querystring || schema.body) add(422);
+    if (schema.body) [400, 413].forEach(add);
+  });
+}

@@ -39,10 +39,21 @@ function openArrivals(join: string, arrivals: ArrivalRecord[]): GraphNode["arriv
   return { arrived: frame.length, count: frame[0].count };
 }
 
+/** One `join.arrived` event: the arriving task and the join it reached (late ones included). */
+export interface JoinArrival {
+  task_id: number;
+  join: string;
+}
+
+/**
+ * `arrivals` are the stored (open and closed) arrival rows; `joined` every `join.arrived`, late
+ * ones included, since `traversed` of a join edge counts the events (http-api.md GraphEdge).
+ */
 export function runGraph(
   graph: FinalGraph,
   tasks: TaskRecord[],
   arrivals: ArrivalRecord[],
+  joined: JoinArrival[],
 ): GraphOut {
   const byNode = new Map<string, TaskRecord[]>();
   for (const t of tasks) byNode.set(t.node, [...(byNode.get(t.node) ?? []), t]);
@@ -74,7 +85,7 @@ export function runGraph(
       count(nodeOf.get(t.lineage.parent), t.node);
     }
   }
-  for (const a of arrivals) count(nodeOf.get(a.task_id), a.join);
+  for (const a of joined) count(nodeOf.get(a.task_id), a.join);
   const edges: GraphEdge[] = graph.edges.map((e) => ({
     from: e.from,
     to: e.to,
