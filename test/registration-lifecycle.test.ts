@@ -160,6 +160,12 @@ describe("PUT /api/workflows/{name}", () => {
     const renamed = await s.call("PUT", "/api/workflows/gamma", { target: "flows/alpha.ts:alpha" });
     expect(renamed.status).toBe(409);
     expect(renamed.body.code).toBe("conflict");
+    // another workflow is a conflict before its own problems (here a reserved name) are judged
+    writeWorkflow(s.dir, "flows/reserved.ts", simple("runs", "r"));
+    const reserved = await s.call("PUT", "/api/workflows/gamma", {
+      target: "flows/reserved.ts:runs",
+    });
+    expect([reserved.status, reserved.body.code]).toEqual([409, "conflict"]);
     const pool = await s.call("PUT", "/api/workflows/gamma", { pool: "nope" });
     expect(pool.body).toMatchObject({ code: "unknown_pool", pools: ["default", "side"] });
     const file = await s.call("PUT", "/api/workflows/gamma", { target: "flows/broken.ts:gamma" });

@@ -4,21 +4,49 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
+import { taskTokenCheck, tokenOf } from "../http/routes/agent-routes.ts";
 import type { ZodApp } from "../http/routes/route-kit.ts";
 import type { AgentService } from "../service/agent/agent-service.ts";
 import { ServiceError } from "../service/errors.ts";
 
-type ToolResult = { content: Array<{ type: "text"; text: string }>; isError?: boolean };
+type ToolResult = {
+  content: Array<{ type: "text"; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
 
-async function asTool(work: () => Promise<unknown>): Promise<ToolResult> {
+/** MCP's own result shape: the JSON as text for any model, and as structured content. */
+function toolResult(value: Record<string, unknown>, isError?: boolean): ToolResult {
+  const result: ToolResult = {
+    content: [{ type: "text", text: JSON.stringify(value) }],
+    structuredContent: value,
+  };
+  if (isError) result.isError = true;
+  return result;
+}
+
+/**
+ * A refusal (a submission that misfits the output model, an ask without policy http) is a tool
+ * result with `isError`, carrying the same body as HTTP (`errors`, `schema`), so the agent reads
+ * it and repairs; a JSON-RPC error would tell the model nothing.
+ */
+async function asTool(work: () => Promise<Record<string, unknown>>): Promise<ToolResult> {
   try {
-    const value = await work();
-    return { content: [{ type: "text", text: JSON.stringify(value) }] };
+    return toolResult(await work());
   } catch (err) {
     if (!(err instanceof ServiceError)) throw err;
-    return { content: [{ type: "text", text: JSON.stringify(err.toBody()) }], isError: true };
+    return toolResult(err.toBody(), true);
   }
 }
+
+const AskOptionInput = z.union([
+  z.string().min(1),
+  z.object({
+    option_id: z.string().min(1),
+    name: z.string().nullable().optional(),
+    kind: z.string().nullable().optional(),
+  }),
+]);
 
 function buildServer(agent: AgentService, taskId: number, token: string, version: string) {
   const server = new McpServer({ name: "yardmaster", version });
@@ -55,12 +83,8 @@ function buildServer(agent: AgentService, taskId: number, token: string, version
         "Ask a person. Give options for a choice, a JSON Schema for a form, or neither for free text.",
       inputSchema: {
         prompt: z.string().min(1),
-        options: z
-          .array(
-            z.union([z.string(), z.object({ option_id: z.string(), name: z.string().optional() })]),
-          )
-          .optional(),
-        schema: z.record(z.string(), z.unknown()).optional(),
+        options: z.array(AskOptionInput).nullable().optional(),
+        schema: z.record(z.string(), z.unknown()).nullable().optional(),
       },
     },
     (args) => asTool(() => agent.ask(taskId, token, args)),
@@ -76,11 +100,36 @@ function buildServer(agent: AgentService, taskId: number, token: string, version
   return server;
 }
 
+/**
+ * The server is stateless and offers no server-to-client stream, so GET (and DELETE, which ends
+ * a session) answer 405 as the streamable-HTTP transport asks; clients then stay on POST.
+ */
+function registerNotAllowed(app: ZodApp, agent: AgentService): void {
+  app.route({
+    method: ["GET", "DELETE"],
+    url: "/mcp/agent",
+    config: { auth: "task" },
+    schema: { hide: true },
+    preValidation: taskTokenCheck(agent),
+    handler: (_request, reply) =>
+      reply
+        .code(405)
+        .header("allow", "POST")
+        .send({
+          jsonrpc: "2.0",
+          error: { code: -32000, message: "Method not allowed: this server answers POST only." },
+          id: null,
+        }),
+  });
+}
+
 export function registerAgentMcp(app: ZodApp, agent: AgentService, version: string): void {
+  registerNotAllowed(app, agent);
   app.post(
     "/mcp/agent",
     {
       config: { auth: "task" },
+      preValidation: taskTokenCheck(agent),
       schema: {
         security: [{ taskToken: [] }],
         tags: ["agent"],
@@ -91,8 +140,7 @@ export function registerAgentMcp(app: ZodApp, agent: AgentService, version: stri
       },
     },
     async (request, reply) => {
-      const header = request.headers["x-service-token"];
-      const token = typeof header === "string" ? header : undefined;
+      const token = tokenOf(request);
       const taskId = await agent.taskOfToken(token);
       const server = buildServer(agent, taskId, token!, version);
       const transport = new StreamableHTTPServerTransport({
