@@ -111,4 +111,31 @@ describe("POST /mcp/agent", () => {
     // the client's attempt at a server stream met 405, which it takes as "none offered"
     expect(errors).toEqual([]);
   });
+
+  it("answers plain JSON-RPC in one JSON response, whatever Accept the client sent", async () => {
+    const { token } = await s.liveTask();
+    const list = async (accept?: string) => {
+      const res = await fetch(`${s.url}/mcp/agent`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-service-token": token,
+          ...(accept ? { accept } : {}),
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }),
+      });
+      expect(res.headers.get("content-type")).toContain("application/json");
+      return { status: res.status, body: await res.json() };
+    };
+    for (const accept of [undefined, "application/json", "application/json, text/event-stream"]) {
+      const { status, body } = await list(accept);
+      expect(status).toBe(200);
+      expect(body.id).toBe(7);
+      expect(body.result.tools.map((t: { name: string }) => t.name).sort()).toEqual([
+        "append_log",
+        "get_task",
+        "submit_result",
+      ]);
+    }
+  });
 });
