@@ -125,7 +125,7 @@ describe("POST /mcp/agent", () => {
         body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }),
       });
       expect(res.headers.get("content-type")).toContain("application/json");
-      return { status: res.status, body: await res.json() };
+      return { status: res.status, body: (await res.json()) as any };
     };
     for (const accept of [undefined, "application/json", "application/json, text/event-stream"]) {
       const { status, body } = await list(accept);

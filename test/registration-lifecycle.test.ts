@@ -144,6 +144,9 @@ describe("PUT /api/workflows/{name}", () => {
     });
     const run = await submit(s, "gamma", "go");
     expect((await runIn(s, run, ["completed"])).output).toBe("new");
+    // every field of ReloadWorkflow is optional: no body at all reloads as registered too
+    const bare = await s.call("PUT", "/api/workflows/gamma");
+    expect([bare.status, bare.body.target]).toEqual([200, "flows/gamma.ts:gamma"]);
   });
 
   it("loads a new target and moves an idle workflow to another pool", async () => {
