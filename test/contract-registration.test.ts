@@ -1,5 +1,5 @@
 // Hot registration read against http-api.md and typescript.md section 1 over a real server:
-// a workflow file imports "yardmaster" by name, wherever it lives.
+// a workflow file imports "yardmaster" (and "zod") by name, wherever it lives.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,11 +15,14 @@ afterAll(async () => {
 });
 
 const byName = (name: string) => `import { workflow, NonRetryable } from "yardmaster";
+import { z } from "zod";
 export const ${name} = workflow("${name}");
 ${name}.node({ start: true }, async function only() {
   if (typeof NonRetryable !== "function") throw new Error("no NonRetryable");
   return "${name} ran";
 });
+${name}.action({ name: "note", title: "Note", scope: "global",
+  input: z.object({ text: z.string().min(1) }), handler: async (input) => input });
 `;
 
 /** A folder no project encloses: nothing there depends on yardmaster. */
@@ -32,7 +35,7 @@ function writeLoose(folder: string, module: "esm" | "cjs", name: string): string
   return `${folder}/${name}.ts:${name}`;
 }
 
-describe('import { workflow } from "yardmaster" outside any project that depends on it', () => {
+describe("yardmaster and zod imported by name outside any project that depends on them", () => {
   it("resolves to the serving package, in an ES module folder and a CommonJS one", async () => {
     for (const [folder, module, name] of [
       ["loose-esm", "esm", "loose_esm"],
@@ -43,6 +46,9 @@ describe('import { workflow } from "yardmaster" outside any project that depends
       expect([r.status, r.body.name]).toEqual([201, name]);
       const run = await submit(s, name, "go");
       expect((await runIn(s, run, ["completed"])).output).toBe(`${name} ran`);
+      // zod, which the docs' models use, resolves the same way: the action's model works
+      const misfit = await s.call("POST", `/api/plugins/${name}/actions/note`, { input: {} });
+      expect(misfit.body.errors[0].loc).toEqual(["body", "input", "text"]);
     }
   });
 });

@@ -1,22 +1,29 @@
-// `import { workflow } from "yardmaster"` in a workflow file that no project enclosing it
-// depends on (a file in a scratch folder, a config folder beside the server): Node would fail
-// with "Cannot find module". The server is yardmaster, so such an import resolves to the running
-// package's own entry. Ordinary resolution always comes first: a project that depends on
-// yardmaster gets its own copy, as it asked.
-import Module from "node:module";
-import { fileURLToPath } from "node:url";
+// `import { workflow } from "yardmaster"` (or `import { z } from "zod"`, the models the docs
+// show) in a workflow file that no project enclosing it depends on, such as a scratch folder or
+// a configuration folder beside the server: Node would fail with "Cannot find module". The
+// server is yardmaster and carries zod, so such an import resolves as if the server's own code
+// had written it. Ordinary resolution always comes first: a project that depends on these
+// packages gets its own copies, as it asked.
+import Module, { createRequire } from "node:module";
 
-const PACKAGE = "yardmaster";
-const entryUrl = new URL("../index.ts", import.meta.url).href;
+/** Packages a workflow file may import by name without installing them. */
+const SHARED = ["yardmaster", "zod"];
+/** Resolution starts here on the fallback: inside this package, which has both. */
+const serverUrl = import.meta.url;
 
-/** The ESM hook, as a module of its own (Node loads resolve hooks off the main thread). */
+const isShared = (specifier: string) =>
+  SHARED.some((name) => specifier === name || specifier.startsWith(`${name}/`));
+
+/** The ESM hook, as a module of its own (Node runs resolve hooks off the main thread). */
 const HOOK = `
+const SHARED = ${JSON.stringify(SHARED)};
+const isShared = ${isShared.toString()};
 export async function resolve(specifier, context, next) {
   try {
     return await next(specifier, context);
   } catch (err) {
-    if (specifier !== ${JSON.stringify(PACKAGE)} || err?.code !== "ERR_MODULE_NOT_FOUND") throw err;
-    return next(${JSON.stringify(entryUrl)}, context);
+    if (!isShared(specifier) || err?.code !== "ERR_MODULE_NOT_FOUND") throw err;
+    return next(specifier, { ...context, parentURL: ${JSON.stringify(serverUrl)} });
   }
 }`;
 
@@ -31,14 +38,14 @@ export function installSelfResolution(): void {
   Module.register(`data:text/javascript,${encodeURIComponent(HOOK)}`);
   const cjs = Module as unknown as { _resolveFilename: ResolveFilename };
   const original = cjs._resolveFilename;
-  const entryPath = fileURLToPath(entryUrl);
+  const fromServer = createRequire(serverUrl);
   cjs._resolveFilename = function (this: unknown, request, ...rest) {
     try {
       return original.call(this, request, ...rest);
     } catch (err) {
       const notFound = (err as { code?: string })?.code === "MODULE_NOT_FOUND";
-      if (request !== PACKAGE || !notFound) throw err;
-      return entryPath;
+      if (!isShared(request) || !notFound) throw err;
+      return fromServer.resolve(request);
     }
   };
 }
