@@ -26,3 +26,21 @@ describe("a request the agent opened and nobody answered", () => {
     expect(answer.body.code).toBe("stale_request");
   });
 });
+
+describe("session/new", () => {
+  it("carries the task's HTTP MCP server to an agent that states no MCP capabilities", async () => {
+    const run = await s.start("agentic", {
+      script: { turns: [[{ env: true }, { submit: "ok" }]] },
+      agent: "bare",
+    });
+    const done = await s.waitEvent("run.completed", (e) => e.run_id === run);
+    const env = JSON.parse(await s.said(done.task_id!, "env"));
+    expect(env).toMatchObject({
+      mcp_url: `${s.url}/mcp/agent`,
+      mcp_type: "http",
+      mcp_token_matches: true,
+      task_id: String(done.task_id),
+      token: true,
+    });
+  });
+});

@@ -23,7 +23,8 @@
 //   exit_after: ms                      goes on, and exits with code 4 after that long
 //   stop: stopReason                    ends the turn with this stop reason
 // A prompt that is not JSON is answered by submitting { echo: <prompt> }.
-// Env SCRIPTED_AGENT_NO_HTTP=1 makes it not advertise MCP over HTTP.
+// Env SCRIPTED_AGENT_NO_HTTP=1 makes it say it has no MCP over HTTP; SCRIPTED_AGENT_NO_CAPS=1
+// makes it advertise no capabilities at all.
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { agent, methods, ndJsonStream, PROTOCOL_VERSION } from "@agentclientprotocol/sdk/unstable";
@@ -200,10 +201,16 @@ async function prompt({ params, client }) {
   return { stopReason: turn.stop ?? "end_turn", ...(usage ? { usage } : {}) };
 }
 
+/** SCRIPTED_AGENT_NO_HTTP=1 says "no MCP over HTTP"; SCRIPTED_AGENT_NO_CAPS=1 says nothing. */
+function capabilities() {
+  if (env.SCRIPTED_AGENT_NO_CAPS === "1") return {};
+  return { mcpCapabilities: { http: env.SCRIPTED_AGENT_NO_HTTP !== "1" } };
+}
+
 const app = agent({ name: "scripted-agent" })
   .onRequest(methods.agent.initialize, () => ({
     protocolVersion: PROTOCOL_VERSION,
-    agentCapabilities: { mcpCapabilities: { http: env.SCRIPTED_AGENT_NO_HTTP !== "1" } },
+    agentCapabilities: capabilities(),
     agentInfo: { name: "scripted-agent", version: "1.0.0" },
   }))
   .onRequest(methods.agent.session.new, ({ params }) => {
