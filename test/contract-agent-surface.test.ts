@@ -72,6 +72,24 @@ describe("submissions against a declared output model", () => {
   });
 });
 
+describe("POST .../ask", () => {
+  it("reads the mode from what was sent; an empty option list offers nothing, so it is text", async () => {
+    const { task, token } = await s.liveTask();
+    s.sessions.open(task.id, "http", null);
+    const ask = (body: unknown) =>
+      s.call("POST", `/api/agent/tasks/${task.id}/ask`, token, body).then((r) => r.body);
+    const named = await ask({ prompt: "pick", options: [{ option_id: "a", name: null }] });
+    expect(named.mode).toBe("options");
+    expect((await s.h.service.getRequest(named.request_id)).options).toEqual([
+      { option_id: "a", name: "a", kind: null },
+    ]);
+    const empty = await ask({ prompt: "say", options: [] });
+    expect(empty.mode).toBe("text");
+    expect((await s.h.service.getRequest(empty.request_id)).options ?? null).toBeNull();
+    expect((await ask({ prompt: "say", options: null, schema: null })).mode).toBe("text");
+  });
+});
+
 describe("POST /mcp/agent", () => {
   it("answers GET and DELETE with 405 (no server stream), after judging the token", async () => {
     const { token } = await s.liveTask();

@@ -1,6 +1,7 @@
 // The agent surface (http-api.md "Agent surface"): what an agent working on an attempt may do
 // with its task token. HTTP routes and the MCP tools are both thin layers over this class.
-import type { Json, RequestOption } from "../../engine/domain.ts";
+import { normalizeOptions } from "../../engine/ask.ts";
+import type { Json } from "../../engine/domain.ts";
 import type { Engine } from "../../engine/engine.ts";
 import { appendLog } from "../../engine/work-log.ts";
 import { ServiceError } from "../errors.ts";
@@ -110,13 +111,7 @@ export class AgentService {
         "This attempt's agent may not ask: its ask policy is not http.",
       );
     }
-    const options: RequestOption[] | null = body.options
-      ? body.options.map((o) =>
-          typeof o === "string"
-            ? { option_id: o, name: o, kind: null }
-            : { option_id: o.option_id, name: o.name ?? o.option_id, kind: o.kind ?? null },
-        )
-      : null;
+    const options = normalizeOptions(body.options);
     const mode = options ? "options" : body.schema ? "form" : "text";
     const req = await this.engine.uow.run(async (work) => {
       const stored = await work.tx.insertRequest({
