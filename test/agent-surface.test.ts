@@ -2,79 +2,22 @@
 // submissions against a declared output model, asks and answer polls.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { FastifyInstance } from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { workflow } from "../src/authoring/index.ts";
-import type { TaskRecord } from "../src/engine/domain.ts";
-import { buildApp } from "../src/http/app.ts";
-import { createAuthGate } from "../src/http/auth.ts";
-import { AgentService } from "../src/service/agent/agent-service.ts";
-import { AgentSessions } from "../src/service/agent/agent-sessions.ts";
-import { mintTaskToken } from "../src/service/agent/task-tokens.ts";
-import { gate, type Harness, startHarness } from "./support/engine-harness.ts";
+import { type SurfaceApp, startSurfaceApp } from "./support/agent-surface-app.ts";
 
-let h: Harness;
-let app: FastifyInstance;
+let s: SurfaceApp;
+let h: SurfaceApp["h"];
 let url: string;
-let sessions: AgentSessions;
-const release = { open: () => {} };
+let sessions: SurfaceApp["sessions"];
+let liveTask: SurfaceApp["liveTask"];
+let call: SurfaceApp["call"];
 
 beforeEach(async () => {
-  h = await startHarness();
-  sessions = new AgentSessions();
-  const wf = workflow("agented");
-  wf.node({ start: true }, async function work({ next }: any, input: unknown, ctx: any) {
-    const g = gate();
-    release.open = g.open;
-    await Promise.race([g.promise, new Promise((r) => ctx.signal.addEventListener("abort", r))]);
-    return next(input);
-  });
-  wf.node(async function next() {
-    return "end";
-  });
-  h.register(wf);
-  app = await buildApp({
-    service: h.service,
-    agent: new AgentService(h.engine, sessions),
-    events: {
-      bus: h.engine.bus,
-      replay: (after, limit, run_id) => h.store.listEvents({ after, limit, run_id }),
-      lastEventId: () => h.store.lastEventId(),
-    },
-    auth: createAuthGate({ host: "127.0.0.1", requireToken: false, tokenFile: `${h.dir}/token` }),
-    bodyLimit: 1 << 20,
-    sseReplayCap: 1000,
-    version: "test",
-  });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  const address = app.server.address();
-  url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  s = await startSurfaceApp();
+  ({ h, url, sessions, liveTask, call } = s);
 });
 
-afterEach(async () => {
-  release.open();
-  await app.close();
-  await h.close();
-});
-
-async function liveTask(title = "t"): Promise<{ task: TaskRecord; token: string; runId: string }> {
-  const { run_id } = await h.service.submitRun("agented", { title });
-  const started = await h.waitEvent("task.started", (e) => e.run_id === run_id);
-  const task = (await h.store.getTask(started.task_id!))!;
-  return { task, token: await mintTaskToken(h.engine, task), runId: run_id };
-}
-
-async function call(method: string, path: string, token?: string, body?: unknown) {
-  const headers: Record<string, string> = {};
-  if (token !== undefined) headers["x-service-token"] = token;
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(url + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json().catch(() => null)) as any };
-}
+afterEach(() => s.close());
 
 describe("task tokens", () => {
   it("422 names the absent header; unknown, other and ended tokens share one 403", async () => {

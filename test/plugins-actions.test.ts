@@ -113,6 +113,9 @@ describe("input against the action's model", () => {
   it("an action without a model ignores any input", async () => {
     const r = await call("acts", "ignore", { input: { anything: [1, 2] } });
     expect(r.body).toEqual({ input: null });
+    // every field of ActionCall is optional, so a call may send no body at all
+    const bare = await s.call("POST", "/api/plugins/acts/actions/ignore");
+    expect([bare.status, bare.body]).toEqual([200, { input: null }]);
   });
 });
 

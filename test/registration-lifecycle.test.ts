@@ -144,6 +144,9 @@ describe("PUT /api/workflows/{name}", () => {
     });
     const run = await submit(s, "gamma", "go");
     expect((await runIn(s, run, ["completed"])).output).toBe("new");
+    // every field of ReloadWorkflow is optional: no body at all reloads as registered too
+    const bare = await s.call("PUT", "/api/workflows/gamma");
+    expect([bare.status, bare.body.target]).toEqual([200, "flows/gamma.ts:gamma"]);
   });
 
   it("loads a new target and moves an idle workflow to another pool", async () => {
@@ -160,6 +163,12 @@ describe("PUT /api/workflows/{name}", () => {
     const renamed = await s.call("PUT", "/api/workflows/gamma", { target: "flows/alpha.ts:alpha" });
     expect(renamed.status).toBe(409);
     expect(renamed.body.code).toBe("conflict");
+    // another workflow is a conflict before its own problems (here a reserved name) are judged
+    writeWorkflow(s.dir, "flows/reserved.ts", simple("runs", "r"));
+    const reserved = await s.call("PUT", "/api/workflows/gamma", {
+      target: "flows/reserved.ts:runs",
+    });
+    expect([reserved.status, reserved.body.code]).toEqual([409, "conflict"]);
     const pool = await s.call("PUT", "/api/workflows/gamma", { pool: "nope" });
     expect(pool.body).toMatchObject({ code: "unknown_pool", pools: ["default", "side"] });
     const file = await s.call("PUT", "/api/workflows/gamma", { target: "flows/broken.ts:gamma" });

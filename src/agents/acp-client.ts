@@ -43,8 +43,8 @@ export function initializeRequest(version: string): InitializeRequest {
 }
 
 /**
- * The session carries the task's MCP server when the agent says it speaks MCP over HTTP (ACP
- * forbids offering it otherwise); the environment variables reach the agent either way.
+ * The session carries the task's MCP server unless the agent said it has no MCP over HTTP; the
+ * environment variables reach the agent either way.
  */
 export function newSessionRequest(
   cwd: string,

@@ -105,7 +105,9 @@ export class AgentCall {
     const init = await this.#stop.guard(
       conn.agent.request(methods.agent.initialize, initializeRequest(this.deps.version)),
     );
-    const http = init.agentCapabilities?.mcpCapabilities?.http === true;
+    // The spec offers the MCP server to every agent; only one that says it has no MCP over
+    // HTTP (`http: false`) goes without, as ACP asks of a client that was told so.
+    const http = init.agentCapabilities?.mcpCapabilities?.http !== false;
     const mcp = http ? { url: `${url}/mcp/agent`, token } : null;
     const session = await this.#stop.guard(
       conn.agent.request(methods.agent.session.new, newSessionRequest(this.spec.config.cwd, mcp)),

@@ -3,8 +3,20 @@
 // touched), the `agent.stats` event and a `stats` work-log entry with a summary and the JSON.
 import type { Json } from "../engine/domain.ts";
 import type { AttemptHandle } from "../engine/task-context.ts";
+import type { Work } from "../engine/unit-of-work.ts";
 import { appendLog } from "../engine/work-log.ts";
 import { type AgentStats, mergeStats, statsSummary } from "./agent-stats.ts";
+
+/**
+ * What the agent asked and nobody answered goes stale with its session: the process that would
+ * poll for the answer is gone and its token is cleared, so the request leaves the inbox instead
+ * of waiting for an answer nothing consumes.
+ */
+async function staleAgentRequests(work: Work, taskId: number): Promise<void> {
+  for (const req of await work.tx.listRequests({ task_id: taskId, pending: true })) {
+    if (req.source === "agent") await work.tx.updateRequest(req.id, { stale: true });
+  }
+}
 
 export async function recordSessionEnd(
   h: AttemptHandle,
@@ -18,6 +30,7 @@ export async function recordSessionEnd(
     if (row.claim === live.claim) {
       const merged = mergeStats(row.stats, stats) as unknown as Record<string, Json>;
       await work.tx.updateTask(task.id, { stats: merged, token_hash: null }, { claim: live.claim });
+      await staleAgentRequests(work, task.id);
     }
     work.emit("agent.stats", task.run_id, task.id, { ...stats });
     await appendLog(work, {

@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { tsImport } from "tsx/esm/api";
 import { validatePlugins } from "./plugins.ts";
 import { scanSource } from "./source-scan-client.ts";
+import { installSelfResolution } from "./self-resolve.ts";
 import { type ParsedTarget, parseTarget } from "./target.ts";
 import type { FinalGraph, FinalizeHints, NodeDefaults } from "./types.ts";
 import { isWorkflow, type Workflow } from "./workflow.ts";
@@ -75,6 +76,7 @@ async function importTarget(
   // Resolution of a module target starts in baseDir, as if a file there imported it.
   const parentURL = pathToFileURL(path.resolve(baseDir) + path.sep).href;
   const imported: string[] = [];
+  installSelfResolution();
   try {
     const namespace = await tsImport(specifier, { parentURL, onImport: (u) => imported.push(u) });
     // The entry module is loaded before anything it imports, so it is reported first.

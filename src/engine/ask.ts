@@ -48,8 +48,14 @@ export async function insertOpenRequest(
   return req;
 }
 
-function normalizeOptions(options: AskOptions["options"]): RequestOption[] | null {
-  if (!options) return null;
+/** Options as stored. An empty list offers nothing to choose, so it asks for text instead. */
+export function normalizeOptions(
+  options:
+    | Array<string | { option_id: string; name?: string | null; kind?: string | null }>
+    | null
+    | undefined,
+): RequestOption[] | null {
+  if (!options?.length) return null;
   return options.map((o) =>
     typeof o === "string"
       ? { option_id: o, name: o, kind: null }

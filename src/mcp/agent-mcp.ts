@@ -1,86 +1,62 @@
 // POST /mcp/agent: the agent surface as a stateless streamable-HTTP MCP server. The task is the
 // token's: no tool takes a task id. A fresh MCP server instance serves each request, bound to
 // the attempt the token resolved to, so nothing leaks between attempts.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { FastifyRequest } from "fastify";
 import { z } from "zod";
+import { taskTokenCheck, tokenOf } from "../http/routes/agent-routes.ts";
 import type { ZodApp } from "../http/routes/route-kit.ts";
 import type { AgentService } from "../service/agent/agent-service.ts";
-import { ServiceError } from "../service/errors.ts";
+import { buildAgentServer } from "./agent-tools.ts";
 
-type ToolResult = { content: Array<{ type: "text"; text: string }>; isError?: boolean };
-
-async function asTool(work: () => Promise<unknown>): Promise<ToolResult> {
-  try {
-    const value = await work();
-    return { content: [{ type: "text", text: JSON.stringify(value) }] };
-  } catch (err) {
-    if (!(err instanceof ServiceError)) throw err;
-    return { content: [{ type: "text", text: JSON.stringify(err.toBody()) }], isError: true };
-  }
+/**
+ * The server is stateless and offers no server-to-client stream, so GET (and DELETE, which ends
+ * a session) answer 405 as the streamable-HTTP transport asks; clients then stay on POST.
+ */
+function registerNotAllowed(app: ZodApp, agent: AgentService): void {
+  app.route({
+    method: ["GET", "DELETE"],
+    url: "/mcp/agent",
+    config: { auth: "task" },
+    schema: { hide: true },
+    preValidation: taskTokenCheck(agent),
+    handler: (_request, reply) =>
+      reply
+        .code(405)
+        .header("allow", "POST")
+        .send({
+          jsonrpc: "2.0",
+          error: { code: -32000, message: "Method not allowed: this server answers POST only." },
+          id: null,
+        }),
+  });
 }
 
-function buildServer(agent: AgentService, taskId: number, token: string, version: string) {
-  const server = new McpServer({ name: "yardmaster", version });
-  server.registerTool(
-    "get_task",
-    {
-      description:
-        "The attempt you work on: input, run title and description, work log, output_schema.",
-    },
-    () => asTool(() => agent.getTask(taskId, token)),
-  );
-  server.registerTool(
-    "append_log",
-    {
-      description: "Append an entry to the run's work log.",
-      inputSchema: { text: z.string().min(1) },
-    },
-    ({ text }) => asTool(() => agent.appendLog(taskId, token, text)),
-  );
-  server.registerTool(
-    "submit_result",
-    {
-      description:
-        "Submit the attempt's result. When get_task shows an output_schema, `result` must fit it. Submitting again replaces the earlier result.",
-      inputSchema: { result: z.any() },
-    },
-    ({ result }) => asTool(() => agent.submit(taskId, token, result ?? null)),
-  );
-  if (agent.askPolicy(taskId) !== "http") return server;
-  server.registerTool(
-    "ask_operator",
-    {
-      description:
-        "Ask a person. Give options for a choice, a JSON Schema for a form, or neither for free text.",
-      inputSchema: {
-        prompt: z.string().min(1),
-        options: z
-          .array(
-            z.union([z.string(), z.object({ option_id: z.string(), name: z.string().optional() })]),
-          )
-          .optional(),
-        schema: z.record(z.string(), z.unknown()).optional(),
-      },
-    },
-    (args) => asTool(() => agent.ask(taskId, token, args)),
-  );
-  server.registerTool(
-    "wait_answer",
-    {
-      description: "Wait up to `wait` seconds (0..120) for the answer to a request you opened.",
-      inputSchema: { request_id: z.number().int(), wait: z.number().optional() },
-    },
-    ({ request_id, wait }) => asTool(() => agent.poll(taskId, token, request_id, wait ?? 30)),
-  );
-  return server;
+/**
+ * The request as the transport reads it. Every answer is one JSON response (never a stream), so
+ * a client that accepts JSON, or sends no Accept at all, is served rather than refused with 406
+ * for not also listing text/event-stream.
+ */
+function webRequestOf(request: FastifyRequest): Request {
+  const headers = new Headers({ accept: "application/json, text/event-stream" });
+  for (const name of ["content-type", "mcp-protocol-version"]) {
+    const value = request.headers[name];
+    if (typeof value === "string") headers.set(name, value);
+  }
+  return new Request(new URL(request.url, "http://mcp.local"), {
+    method: "POST",
+    headers,
+    body: JSON.stringify(request.body ?? null),
+  });
 }
 
 export function registerAgentMcp(app: ZodApp, agent: AgentService, version: string): void {
+  registerNotAllowed(app, agent);
   app.post(
     "/mcp/agent",
     {
       config: { auth: "task" },
+      preValidation: taskTokenCheck(agent),
       schema: {
         security: [{ taskToken: [] }],
         tags: ["agent"],
@@ -91,21 +67,25 @@ export function registerAgentMcp(app: ZodApp, agent: AgentService, version: stri
       },
     },
     async (request, reply) => {
-      const header = request.headers["x-service-token"];
-      const token = typeof header === "string" ? header : undefined;
-      const taskId = await agent.taskOfToken(token);
-      const server = buildServer(agent, taskId, token!, version);
-      const transport = new StreamableHTTPServerTransport({
+      const token = tokenOf(request)!;
+      const server = buildAgentServer(agent, await agent.taskOfToken(token), token, version);
+      const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,
       });
-      reply.hijack();
-      reply.raw.on("close", () => {
-        void transport.close();
-        void server.close();
-      });
       await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
+      try {
+        const response = await transport.handleRequest(webRequestOf(request), {
+          parsedBody: request.body,
+        });
+        reply.code(response.status);
+        reply.headers(Object.fromEntries(response.headers));
+        const text = await response.text();
+        return reply.send(text === "" ? undefined : text);
+      } finally {
+        await transport.close();
+        await server.close();
+      }
     },
   );
 }

@@ -1,17 +1,11 @@
 // An action's input model: a zod schema (checked with its own safeParse, so refinements and
 // defaults apply) or a JSON Schema object (compiled once with ajv). Either way the manifest
 // shows a JSON Schema, and a misfit becomes one ValidationIssue per field, under body.input.
-import { Ajv, type ErrorObject } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import type { ValidateFunction } from "ajv";
 import { z } from "zod";
 import type { ValidationIssue } from "../service/errors.ts";
+import { compileJsonSchema, schemaIssues } from "../service/json-schema.ts";
 import type { InputModel } from "./types.ts";
-
-const addFormats = addFormatsModule as unknown as <T>(ajv: T) => T;
-const OPTIONS = { allErrors: true, strict: false, useDefaults: true } as const;
-const draft7 = addFormats(new Ajv(OPTIONS));
-const draft2020 = addFormats(new Ajv2020(OPTIONS));
 
 const LOC = ["body", "input"];
 
@@ -68,10 +62,9 @@ function zodIssue(issue: z.core.$ZodIssue): ValidationIssue {
 }
 
 function jsonSchemaModel(schema: Record<string, unknown>): InputModel | string {
-  const ajv = String(schema.$schema ?? "").includes("2020-12") ? draft2020 : draft7;
-  let validate: ReturnType<Ajv["compile"]>;
+  let validate: ValidateFunction;
   try {
-    validate = ajv.compile(schema);
+    validate = compileJsonSchema(schema, { useDefaults: true });
   } catch (err) {
     return `input is not a usable JSON Schema: ${(err as Error).message}`;
   }
@@ -81,21 +74,7 @@ function jsonSchemaModel(schema: Record<string, unknown>): InputModel | string {
       // ajv fills defaults in place: work on a copy so the caller's body stays as sent.
       const copy = value === undefined ? null : structuredClone(value);
       if (validate(copy)) return { ok: true, value: copy };
-      return { ok: false, issues: (validate.errors ?? []).map(ajvIssue) };
+      return { ok: false, issues: schemaIssues(validate.errors, LOC) };
     },
   };
-}
-
-function ajvIssue(e: ErrorObject): ValidationIssue {
-  const path = e.instancePath
-    .split("/")
-    .filter(Boolean)
-    .map((seg) =>
-      /^\d+$/.test(seg) ? Number(seg) : seg.replaceAll("~1", "/").replaceAll("~0", "~"),
-    );
-  const missing = (e.params as { missingProperty?: string }).missingProperty;
-  if (e.keyword === "required" && missing) {
-    return { loc: [...LOC, ...path, missing], msg: "Field required", type: "missing" };
-  }
-  return { loc: [...LOC, ...path], msg: e.message ?? "invalid", type: e.keyword };
 }

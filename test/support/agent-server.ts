@@ -64,6 +64,10 @@ function toml(capacity: number, agentExtra: string): string {
     "",
     "[agents.missing]",
     'command = ["/nonexistent/agent-binary"]',
+    "",
+    "[agents.bare]",
+    `command = [${JSON.stringify(process.execPath)}, ${JSON.stringify(SCRIPTED_AGENT)}]`,
+    'env = { SCRIPTED_AGENT_NO_CAPS = "1" }',
   ].join("\n");
 }
 

@@ -11,6 +11,7 @@
 //   submit: value                       POST .../submit with the env token ("$permission" is
 //                                       replaced by the last permission outcome)
 //   submit_via_mcp: value               calls the `submit_result` tool of the session's MCP server
+//   ask: prompt                         POST .../ask (text mode) and says `asked:<request id>`
 //   usage: { input, output }            token usage reported with this turn's response
 //   cost: number                        a usage_update carrying the session's cost
 //   pid: true                           says `pid:<its pid>`
@@ -22,7 +23,8 @@
 //   exit_after: ms                      goes on, and exits with code 4 after that long
 //   stop: stopReason                    ends the turn with this stop reason
 // A prompt that is not JSON is answered by submitting { echo: <prompt> }.
-// Env SCRIPTED_AGENT_NO_HTTP=1 makes it not advertise MCP over HTTP.
+// Env SCRIPTED_AGENT_NO_HTTP=1 makes it say it has no MCP over HTTP; SCRIPTED_AGENT_NO_CAPS=1
+// makes it advertise no capabilities at all.
 import { spawn } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { agent, methods, ndJsonStream, PROTOCOL_VERSION } from "@agentclientprotocol/sdk/unstable";
@@ -48,6 +50,17 @@ async function submit(value, token) {
     body: JSON.stringify(payload),
   });
   await res.text();
+}
+
+async function ask(client, sessionId, prompt) {
+  const url = `${env.YARDMASTER_URL}/api/agent/tasks/${env.YARDMASTER_TASK_ID}/ask`;
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-service-token": env.YARDMASTER_TOKEN },
+    body: JSON.stringify({ prompt }),
+  });
+  const body = await res.json();
+  await say(client, sessionId, `asked:${body.request_id ?? res.status}\n`);
 }
 
 /** A real MCP client on the server the session was given, with the headers it came with. */
@@ -134,6 +147,7 @@ async function runStep(step, client, sessionId, turn) {
   } else if ("permission" in step) await askPermission(client, sessionId, step.permission);
   else if ("submit" in step) await submit(step.submit, env.YARDMASTER_TOKEN);
   else if ("submit_via_mcp" in step) await submitViaMcp(step.submit_via_mcp);
+  else if ("ask" in step) await ask(client, sessionId, step.ask);
   else if ("usage" in step) turn.usage = step.usage;
   else if ("cost" in step) {
     const cost = { amount: step.cost, currency: "USD" };
@@ -187,10 +201,16 @@ async function prompt({ params, client }) {
   return { stopReason: turn.stop ?? "end_turn", ...(usage ? { usage } : {}) };
 }
 
+/** SCRIPTED_AGENT_NO_HTTP=1 says "no MCP over HTTP"; SCRIPTED_AGENT_NO_CAPS=1 says nothing. */
+function capabilities() {
+  if (env.SCRIPTED_AGENT_NO_CAPS === "1") return {};
+  return { mcpCapabilities: { http: env.SCRIPTED_AGENT_NO_HTTP !== "1" } };
+}
+
 const app = agent({ name: "scripted-agent" })
   .onRequest(methods.agent.initialize, () => ({
     protocolVersion: PROTOCOL_VERSION,
-    agentCapabilities: { mcpCapabilities: { http: env.SCRIPTED_AGENT_NO_HTTP !== "1" } },
+    agentCapabilities: capabilities(),
     agentInfo: { name: "scripted-agent", version: "1.0.0" },
   }))
   .onRequest(methods.agent.session.new, ({ params }) => {

@@ -21,16 +21,29 @@ const tags = ["agent"];
 const TASK = { security: [{ taskToken: [] }] };
 const config = { auth: "task" as const };
 
-function tokenOf(request: FastifyRequest): string | undefined {
+export function tokenOf(request: FastifyRequest): string | undefined {
   const value = request.headers["x-service-token"];
   return typeof value === "string" ? value : undefined;
 }
 
+/**
+ * The task token is the credential, so it is judged before the body is read: a refused token is
+ * 403 whatever the body holds, as a missing operator token is 401 before any validation.
+ */
+export function taskTokenCheck(agent: AgentService) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const raw = (request.params as { task_id?: string } | undefined)?.task_id;
+    await agent.authorize(raw === undefined ? null : raw, tokenOf(request));
+  };
+}
+
 export function registerAgentRoutes(app: ZodApp, agent: AgentService): void {
+  const preValidation = taskTokenCheck(agent);
   app.get(
     "/api/agent/tasks/:task_id",
     {
       config,
+      preValidation,
       schema: {
         ...TASK,
         tags,
@@ -46,6 +59,7 @@ export function registerAgentRoutes(app: ZodApp, agent: AgentService): void {
     "/api/agent/tasks/:task_id/ask",
     {
       config,
+      preValidation,
       schema: {
         ...TASK,
         tags,
@@ -62,6 +76,7 @@ export function registerAgentRoutes(app: ZodApp, agent: AgentService): void {
     "/api/agent/tasks/:task_id/log",
     {
       config,
+      preValidation,
       schema: {
         ...TASK,
         tags,
@@ -78,6 +93,7 @@ export function registerAgentRoutes(app: ZodApp, agent: AgentService): void {
     "/api/agent/tasks/:task_id/requests/:request_id",
     {
       config,
+      preValidation,
       schema: {
         ...TASK,
         tags,
@@ -100,6 +116,7 @@ export function registerAgentRoutes(app: ZodApp, agent: AgentService): void {
     "/api/agent/tasks/:task_id/submit",
     {
       config,
+      preValidation,
       schema: {
         ...TASK,
         tags,

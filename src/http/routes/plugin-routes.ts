@@ -63,13 +63,14 @@ export function registerPluginRoutes(app: ZodApp, plugins: PluginService | undef
         operationId: "callAction",
         summary: "Run a plugin action; answers whatever its handler returned",
         params: ActionPath,
-        body: ActionCall,
+        // Every field is optional, so no body at all (fastify passes null) is the empty call.
+        body: ActionCall.nullish(),
         response: { 200: AnyJson, ...refusals(401, 404, 422, 500) },
       },
     },
     async (request, reply) => {
       const { wf, name } = request.params;
-      return sendJson(reply, await host().callAction(wf, name, request.body));
+      return sendJson(reply, await host().callAction(wf, name, request.body ?? {}));
     },
   );
   app.get(

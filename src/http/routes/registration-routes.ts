@@ -63,13 +63,14 @@ export function registerRegistrationRoutes(
         operationId: "reloadWorkflow",
         summary: "Reload a workflow from its target; the next task of every run uses it",
         params: WorkflowPath,
-        body: ReloadWorkflow,
+        // Every field is optional: no body at all reloads as registered, like `{}`.
+        body: ReloadWorkflow.nullish(),
         response: { 200: WorkflowOut, ...refusals(401, 404, 409, 422, 500, 503) },
       },
     },
     async (request, reply) => {
       const registrar = registrarOf(deps.registrar);
-      return withPersisted(reply, await registrar.reload(request.params.name, request.body));
+      return withPersisted(reply, await registrar.reload(request.params.name, request.body ?? {}));
     },
   );
   app.delete(

@@ -1,10 +1,11 @@
 // The agent surface (http-api.md "Agent surface"): what an agent working on an attempt may do
 // with its task token. HTTP routes and the MCP tools are both thin layers over this class.
-import type { ErrorObject } from "ajv";
-import type { Json, RequestOption } from "../../engine/domain.ts";
+import { normalizeOptions } from "../../engine/ask.ts";
+import type { Json } from "../../engine/domain.ts";
 import type { Engine } from "../../engine/engine.ts";
 import { appendLog } from "../../engine/work-log.ts";
-import { ServiceError, type ValidationIssue } from "../errors.ts";
+import { ServiceError } from "../errors.ts";
+import { schemaIssues } from "../json-schema.ts";
 import type { AgentTask, AnswerPoll, Ask, AskOut, LogRef, Ok } from "../schemas/index.ts";
 import { logView } from "../views/records.ts";
 import type { AgentSessions } from "./agent-sessions.ts";
@@ -12,19 +13,20 @@ import { authorizeTask } from "./task-tokens.ts";
 
 export const MAX_POLL_WAIT_S = 120;
 
-function issues(errors: ErrorObject[] | null | undefined): ValidationIssue[] {
-  return (errors ?? []).map((e) => ({
-    loc: ["body", ...e.instancePath.split("/").filter(Boolean)],
-    msg: e.message ?? "invalid",
-    type: e.keyword,
-  }));
-}
-
 export class AgentService {
   constructor(
     private readonly engine: Engine,
     private readonly sessions: AgentSessions,
   ) {}
+
+  /**
+   * Checks a token before anything else about the request is read. `taskId` is the path's raw
+   * text (null where the path names no task): one that is not the token's task is refused.
+   */
+  async authorize(taskId: string | null, token: string | undefined): Promise<void> {
+    const id = taskId === null ? null : /^\d+$/.test(taskId) ? Number(taskId) : -1;
+    await authorizeTask(this.engine, id, token);
+  }
 
   /** The attempt a token belongs to (the MCP server has no task id in its URL). */
   async taskOfToken(token: string | undefined): Promise<number> {
@@ -74,7 +76,7 @@ export class AgentService {
     const task = await authorizeTask(this.engine, taskId, token);
     const session = this.sessions.get(task.id);
     if (session?.validate && !session.validate(payload)) {
-      const errors = issues(session.validate.errors);
+      const errors = schemaIssues(session.validate.errors, ["body"]);
       await this.engine.uow.run(async (work) => {
         work.emit("submission.rejected", task.run_id, task.id, { node: task.node, errors });
       });
@@ -109,13 +111,7 @@ export class AgentService {
         "This attempt's agent may not ask: its ask policy is not http.",
       );
     }
-    const options: RequestOption[] | null = body.options
-      ? body.options.map((o) =>
-          typeof o === "string"
-            ? { option_id: o, name: o, kind: null }
-            : { option_id: o.option_id, name: o.name ?? o.option_id, kind: o.kind ?? null },
-        )
-      : null;
+    const options = normalizeOptions(body.options);
     const mode = options ? "options" : body.schema ? "form" : "text";
     const req = await this.engine.uow.run(async (work) => {
       const stored = await work.tx.insertRequest({

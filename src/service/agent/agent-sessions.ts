@@ -1,10 +1,7 @@
 // What the agent runner declared for an attempt: its ask policy and its output model. Kept in
 // memory beside the live attempt: both die with the attempt, exactly like its token.
-import { Ajv, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
+import type { ValidateFunction } from "ajv";
+import { compileJsonSchema } from "../json-schema.ts";
 
 export interface AgentSession {
   ask: "never" | "http";
@@ -19,7 +16,8 @@ export class AgentSessions {
     const session = {
       ask,
       outputSchema,
-      validate: outputSchema ? ajv.compile(outputSchema) : null,
+      // No defaults filled in: a submission is stored exactly as it was accepted.
+      validate: outputSchema ? compileJsonSchema(outputSchema, { useDefaults: false }) : null,
     };
     this.#byTask.set(taskId, session);
     return session;

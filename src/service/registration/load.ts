@@ -27,12 +27,15 @@ export function loadFailed(
 }
 
 /**
- * Loads `target` (relative to `baseDir`, the configuration folder) afresh from disk. No node
- * defaults are applied, so a NodeOut reports null for what the workflow leaves unset.
+ * Loads `target` (relative to `baseDir`, the configuration folder) afresh from disk and checks
+ * it for registration. No node defaults are applied, so a NodeOut reports null for what the
+ * workflow leaves unset. `beforeChecks` sees the workflow first: a reload refuses a workflow of
+ * another name (409) before the checks that only matter to the workflow it meant to replace.
  */
 export async function loadForRegistration(
   target: string,
   baseDir: string,
+  beforeChecks?: (loaded: LoadedWorkflow) => void,
 ): Promise<LoadedWorkflow> {
   let loaded: LoadedWorkflow;
   try {
@@ -41,6 +44,7 @@ export async function loadForRegistration(
     if (err instanceof WorkflowLoadError) throw loadFailed(target, err.stage, err.detail);
     throw loadFailed(target, "import", err instanceof Error ? err.message : String(err));
   }
+  beforeChecks?.(loaded);
   try {
     validatePlugins(loaded.workflow, { graph: loaded.graph, file: loaded.file });
   } catch (err) {

@@ -76,14 +76,14 @@ export class Registrar implements WorkflowRegistrar {
         throw loadFailed(null, "target", `workflow ${name} has no recorded target; send one`);
       }
       const pool = body.pool == null ? current.pool : this.#pool(body.pool);
-      const loaded = await loadForRegistration(target, this.#configDir);
-      if (loaded.graph.name !== name) {
+      const loaded = await loadForRegistration(target, this.#configDir, ({ graph }) => {
+        if (graph.name === name) return;
         throw conflict(
-          `Target ${target} now defines workflow ${loaded.graph.name}, not ${name}; ` +
+          `Target ${target} now defines workflow ${graph.name}, not ${name}; ` +
             "register it with POST /api/workflows.",
-          { workflow: loaded.graph.name },
+          { workflow: graph.name },
         );
-      }
+      });
       if (pool !== current.pool) await this.#refuseMoveInFlight(name, current.pool, pool);
       const persisted = await this.#persist(body.persist, name, target, pool);
       const wf = registeredWorkflow(loaded, pool, target);

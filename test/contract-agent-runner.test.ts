@@ -1,0 +1,46 @@
+// ctx.agent against http-api.md's Request states, over a real server and a real ACP agent
+// process: what the agent itself asked goes stale once its session is over.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AgentServer, startAgentServer } from "./support/agent-server.ts";
+
+let s: AgentServer;
+beforeAll(async () => {
+  s = await startAgentServer();
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+describe("a request the agent opened and nobody answered", () => {
+  it("goes stale when the session ends: out of the inbox, no longer answerable", async () => {
+    const script = { turns: [[{ ask: "Which colour?" }, { submit: { colour: "red" } }]] };
+    const run = await s.start("agentic", { script, ask: "http" });
+    await s.waitEvent("run.completed", (e) => e.run_id === run);
+    const [request] = (await s.call("GET", `/api/runs/${run}/requests`)).body;
+    expect(request).toMatchObject({ source: "agent", mode: "text", pending: false, stale: true });
+    expect((await s.call("GET", `/api/runs/${run}`)).body.pending_requests).toBe(0);
+    const inbox = (await s.call("GET", "/api/requests?pending=true")).body;
+    expect(inbox.map((r: { id: number }) => r.id)).not.toContain(request.id);
+    const answer = await s.call("POST", `/api/requests/${request.id}/answer`, { value: "blue" });
+    expect(answer.status).toBe(409);
+    expect(answer.body.code).toBe("stale_request");
+  });
+});
+
+describe("session/new", () => {
+  it("carries the task's HTTP MCP server to an agent that states no MCP capabilities", async () => {
+    const run = await s.start("agentic", {
+      script: { turns: [[{ env: true }, { submit: "ok" }]] },
+      agent: "bare",
+    });
+    const done = await s.waitEvent("run.completed", (e) => e.run_id === run);
+    const env = JSON.parse(await s.said(done.task_id!, "env"));
+    expect(env).toMatchObject({
+      mcp_url: `${s.url}/mcp/agent`,
+      mcp_type: "http",
+      mcp_token_matches: true,
+      task_id: String(done.task_id),
+      token: true,
+    });
+  });
+});
