@@ -1,5 +1,5 @@
-// The demo of the README (registered with POST /api/workflows): small enough to read in one
-// glance, slow enough (short sleeps) to watch in the UI. plan fans out one brew per cup,
+// The demo the server registers when it starts with no configuration: small enough to read in
+// one glance, slow enough (short sleeps) to watch in the UI. plan fans out one brew per cup,
 // serve joins them.
 import { type Arrival, workflow } from "yardmaster";
 

@@ -1,5 +1,5 @@
-// Wiring one server: store, engine, workflows from the configuration, the HTTP app, and a clean
-// stop. `yardmaster serve` and the end-to-end tests both start it this way.
+// Wiring one server: store, engine, workflows from the configuration (or the demo), the HTTP
+// app, and a clean stop. `yardmaster serve` and the end-to-end tests both start it this way.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +24,7 @@ import { openSqliteStore } from "../stores/sqlite/index.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const VERSION: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
+const DEMO_TARGET = `${join(ROOT, "examples", "demo.ts")}:demo`;
 
 export interface RunningServer {
   url: string;
@@ -37,13 +38,12 @@ export async function openStore(url: string): Promise<Store> {
 }
 
 async function registerConfigured(engine: Engine, config: ServerConfig): Promise<void> {
-  // Only the configuration's rows: a server started without any is empty, as the contract's
-  // "An empty server answers an empty list" reads; the demo is one POST /api/workflows away.
-  const targets = Object.values(config.workflows).map((row) => ({
-    target: row.target,
-    pool: row.pool,
-    recorded: row.writtenTarget,
-  }));
+  const rows = Object.entries(config.workflows);
+  const targets = rows.length
+    ? rows.map(([, row]) => ({ target: row.target, pool: row.pool, recorded: row.writtenTarget }))
+    : config.fromFile
+      ? []
+      : [{ target: DEMO_TARGET, pool: Object.keys(config.pools)[0], recorded: DEMO_TARGET }];
   // The same checks as a registration over HTTP (plugins, reserved names); a failure stops
   // the start with the ServiceError's sentence.
   for (const { target, pool, recorded } of targets) {

@@ -1,4 +1,4 @@
-// At start the registry is rebuilt from the configuration. The store's
+// At start the registry is rebuilt from the configuration (or the demo). The store's
 // registration rows outlive the process, so they are brought in line: rows of workflows not
 // registered any more go, and every registered workflow gets (or keeps) its row. A row that
 // survives keeps its place, so the plugin manifest's registration order survives restarts.
