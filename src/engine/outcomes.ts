@@ -2,6 +2,7 @@
 // claim: if an operator cancelled, moved or re-set the task meanwhile, the guard fails and the
 // late result is discarded, so a transition is never applied twice or after it was revoked.
 import { classifyFailure, type Routing } from "../authoring/index.ts";
+import { staleOpenRequests } from "./ask.ts";
 import type { EngineCore } from "./core.ts";
 import type { Json, TaskRecord } from "./domain.ts";
 import { applyTransitions, enqueueTask } from "./enqueue.ts";
@@ -36,6 +37,7 @@ export async function completeAttempt(
       { status: GOING, claim: task.claim },
     );
     if (!done) return false;
+    await staleOpenRequests(work, done.id);
     const transitions = routing.kind === "end" ? [] : routing.transitions.map((t) => t.edge);
     work.emit("task.done", done.run_id, done.id, {
       attempt: done.attempt,
@@ -73,6 +75,7 @@ export async function failAttempt(
       { status: GOING, claim: task.claim },
     );
     if (!failed) return false;
+    await staleOpenRequests(work, failed.id);
     const run = (await work.tx.getRun(task.run_id))!;
     const mark = work.mark();
     const retry = willRetry
