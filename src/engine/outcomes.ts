@@ -9,7 +9,9 @@ import { applyTransitions, enqueueTask } from "./enqueue.ts";
 import { settleRun } from "./settle.ts";
 import { appendLog } from "./work-log.ts";
 
-const GOING = ["in_progress"] as const;
+// `waiting` too: a body may stop waiting on its own (an ask raced against a deadline) and
+// return; the claim still guards against an operator having revoked the attempt meanwhile.
+const GOING = ["in_progress", "waiting"] as const;
 
 function resultOf(routing: Routing): Json {
   if (routing.kind === "end") return routing.value;
