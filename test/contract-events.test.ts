@@ -1,6 +1,6 @@
 // Event data over a real server, field by field as http-api.md "Events" reads.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runEvents, submitTo } from "./support/contract-kit.ts";
+import { runEvents, submitTo, untilEvent } from "./support/contract-kit.ts";
 import {
   defaultToml,
   eventually,
@@ -11,7 +11,11 @@ import {
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer(defaultToml(`[workflows.late]\ntarget = "${FLOWS}:late"\n`));
+  s = await startTestServer(
+    defaultToml(
+      ["late", "impatient"].map((w) => `[workflows.${w}]\ntarget = "${FLOWS}:${w}"\n`).join(""),
+    ),
+  );
 });
 afterAll(async () => {
   await s?.close();
@@ -86,5 +90,18 @@ describe("a stopped attempt that asks", () => {
     await afterStoppedBody();
     expect((await s.call("GET", `/api/runs/${runId}/requests`)).body).toEqual([]);
     expect((await s.call("GET", `/api/requests?pending=true&run=${runId}`)).body).toEqual([]);
+  });
+});
+
+describe("an attempt that stops waiting on its own", () => {
+  it("ends with its body's value, and the request it left unanswered goes stale", async () => {
+    const runId = await submit("impatient", "100");
+    const completed = await untilEvent(s, runId, (e) => e.name === "run.completed");
+    expect(completed.data).toMatchObject({ output: "no answer", node: "hurry" });
+    const [task] = (await s.call("GET", `/api/runs/${runId}`)).body.tasks;
+    expect(task).toMatchObject({ status: "done", attempt: 1, result: "no answer" });
+    const [req] = (await s.call("GET", `/api/runs/${runId}/requests`)).body;
+    expect(req).toMatchObject({ pending: false, stale: true });
+    expect((await events(runId, "task.started")).length).toBe(1);
   });
 });

@@ -20,6 +20,16 @@ export type RequestFields = Pick<
   "kind" | "mode" | "source" | "ordinal" | "prompt" | "options" | "schema" | "tool_call"
 >;
 
+/**
+ * Marks the still-unanswered requests of an attempt stale: it has ended (or was stopped), so
+ * nobody is left to consume an answer, and they leave the inbox (http-api.md "Request").
+ */
+export async function staleOpenRequests(work: Work, taskId: number): Promise<void> {
+  for (const req of await work.tx.listRequests({ task_id: taskId, pending: true })) {
+    await work.tx.updateRequest(req.id, { stale: true });
+  }
+}
+
 /** Stores an unanswered request of `task` and announces it (`request.opened`). */
 export async function insertOpenRequest(
   work: Work,

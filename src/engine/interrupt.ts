@@ -7,7 +7,10 @@ export type InterruptReason =
   | "delete"
   | "set_status"
   | "shutdown"
-  | "unregistered";
+  | "unregistered"
+  // The attempt's outcome is recorded: whatever its body left running (an ask it stopped
+  // waiting for, an agent it did not await) ends with it.
+  | "ended";
 
 export class Interrupt extends Error {
   constructor(readonly reason: InterruptReason) {

@@ -2,13 +2,16 @@
 // claim: if an operator cancelled, moved or re-set the task meanwhile, the guard fails and the
 // late result is discarded, so a transition is never applied twice or after it was revoked.
 import { classifyFailure, type Routing } from "../authoring/index.ts";
+import { staleOpenRequests } from "./ask.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
 import type { Json, TaskRecord } from "./domain.ts";
 import { applyTransitions, enqueueTask } from "./enqueue.ts";
 import { settleRun } from "./settle.ts";
 import { appendLog } from "./work-log.ts";
 
-const GOING = ["in_progress"] as const;
+// `waiting` too: a body may stop waiting on its own (an ask raced against a deadline) and
+// return; the claim still guards against an operator having revoked the attempt meanwhile.
+const GOING = ["in_progress", "waiting"] as const;
 
 function resultOf(routing: Routing): Json {
   if (routing.kind === "end") return routing.value;
@@ -37,6 +40,7 @@ export async function completeAttempt(
       { status: GOING, claim: task.claim },
     );
     if (!done) return false;
+    await staleOpenRequests(work, done.id);
     const transitions = routing.kind === "end" ? [] : routing.transitions.map((t) => t.edge);
     work.emit("task.done", done.run_id, done.id, {
       attempt: done.attempt,
@@ -75,6 +79,7 @@ export async function failAttempt(
       { status: GOING, claim: task.claim },
     );
     if (!failed) return false;
+    await staleOpenRequests(work, failed.id);
     const run = (await work.tx.getRun(task.run_id))!;
     const mark = work.mark();
     const retry = willRetry

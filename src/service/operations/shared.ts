@@ -1,4 +1,6 @@
 // Pieces shared by the operator use cases.
+
+import { staleOpenRequests } from "../../engine/ask.ts";
 import type { EngineCore } from "../../engine/core.ts";
 import type { RunRecord, TaskRecord, TaskStatus } from "../../engine/domain.ts";
 import { OUTSTANDING } from "../../engine/domain.ts";
@@ -39,13 +41,6 @@ export function requireNode(core: EngineCore, run: RunRecord, node: string) {
 
 export const isOutstanding = (status: TaskStatus) => OUTSTANDING.includes(status);
 
-/** Marks the still-unanswered requests of an attempt stale: nobody is left to consume them. */
-export async function staleRequestsOf(work: Work, taskId: number): Promise<void> {
-  for (const req of await work.tx.listRequests({ task_id: taskId, pending: true })) {
-    await work.tx.updateRequest(req.id, { stale: true });
-  }
-}
-
 /**
  * Cancels an outstanding attempt: writes the row, announces it and, after commit, stops its
  * body if it runs here. Answers null when the task was not outstanding any more.
@@ -63,7 +58,7 @@ export async function cancelAttempt(
   );
   if (!cancelled) return null;
   work.emit("task.cancelled", task.run_id, task.id, { from: task.status, node: task.node, reason });
-  await staleRequestsOf(work, task.id);
+  await staleOpenRequests(work, task.id);
   if (task.status !== "ready") work.after(() => core.interrupt(task.id, new Interrupt(reason)));
   return cancelled;
 }

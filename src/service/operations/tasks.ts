@@ -1,4 +1,5 @@
 // Operator use cases on attempts: rerun a node, move, retry, set status.
+import { staleOpenRequests } from "../../engine/ask.ts";
 import type { EngineCore } from "../../engine/core.ts";
 import type { TaskRecord } from "../../engine/domain.ts";
 import { enqueueJoin, enqueueTask } from "../../engine/enqueue.ts";
@@ -6,14 +7,7 @@ import { Interrupt } from "../../engine/interrupt.ts";
 import { reopenRun, settleRun } from "../../engine/settle.ts";
 import type { Work } from "../../engine/unit-of-work.ts";
 import { conflict } from "../errors.ts";
-import {
-  cancelAttempt,
-  isOutstanding,
-  requireNode,
-  requireRun,
-  requireTask,
-  staleRequestsOf,
-} from "./shared.ts";
+import { cancelAttempt, isOutstanding, requireNode, requireRun, requireTask } from "./shared.ts";
 
 /** A fresh attempt of `node` with the payload it last had; a join replays its stored arrivals. */
 export async function rerunNode(core: EngineCore, runId: string, node: string): Promise<number> {
@@ -165,6 +159,6 @@ async function writeStatus(work: Work, task: TaskRecord, status: "ready" | "dead
           terminal: false,
         }
       : { finished: work.now };
-  await staleRequestsOf(work, task.id);
+  await staleOpenRequests(work, task.id);
   return (await work.tx.updateTask(task.id, { status, token_hash: null, ...reset }))!;
 }
