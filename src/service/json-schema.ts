@@ -30,7 +30,15 @@ export function compileJsonSchema(
   options: { useDefaults: boolean },
 ): ValidateFunction {
   const draft2020 = String(schema.$schema ?? "").includes("2020-12");
-  return compilerFor(draft2020, options.useDefaults).compile(schema);
+  const ajv = compilerFor(draft2020, options.useDefaults);
+  // The compiled function is all a caller keeps. Left in ajv's cache (a Map keyed by the schema
+  // object), every form answer's schema would stay resident for good, and a second schema with
+  // the same `$id` would be refused as a duplicate.
+  try {
+    return ajv.compile(schema);
+  } finally {
+    ajv.removeSchema(schema);
+  }
 }
 
 function pathOf(instancePath: string): Array<string | number> {

@@ -1,25 +1,9 @@
 // Answering a request. The request's own mode decides what is read: `option_id` for an options
 // request, `value` for text and form. One answer per request; a stale request is closed.
-import { Ajv, type ErrorObject } from "ajv";
-import addFormatsModule from "ajv-formats";
 import type { EngineCore } from "../../engine/core.ts";
 import type { Json, RequestRecord } from "../../engine/domain.ts";
-import { ServiceError, type ValidationIssue } from "../errors.ts";
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
-
-function issuesOf(errors: ErrorObject[] | null | undefined): ValidationIssue[] {
-  return (errors ?? []).map((e) => {
-    const path = e.instancePath.split("/").filter(Boolean);
-    const missing = (e.params as { missingProperty?: string }).missingProperty;
-    return {
-      loc: ["body", "value", ...path, ...(missing ? [missing] : [])],
-      msg: e.message ?? "invalid",
-      type: e.keyword,
-    };
-  });
-}
+import { ServiceError } from "../errors.ts";
+import { compileJsonSchema, schemaIssues } from "../json-schema.ts";
 
 function readAnswer(
   req: RequestRecord,
@@ -45,10 +29,10 @@ function readAnswer(
   }
   const value = body.value as Json;
   if (req.mode === "form" && req.schema) {
-    const validate = ajv.compile(req.schema);
+    const validate = compileJsonSchema(req.schema, { useDefaults: false });
     if (!validate(value)) {
       throw new ServiceError("validation", `The answer does not fit request ${req.id}'s form.`, {
-        errors: issuesOf(validate.errors),
+        errors: schemaIssues(validate.errors, ["body", "value"]),
       });
     }
   }
