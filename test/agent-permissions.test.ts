@@ -106,3 +106,27 @@ it("an agent that dies while a person is asked fails the attempt; the request go
   const task = (await srv.call("GET", `/api/runs/${run}`)).body.tasks[0];
   expect(task.status).toBe("dead_letter");
 });
+
+it("after a restart, a permission the dead session asked goes stale and the attempt runs again", async () => {
+  const first = await startAgentServer();
+  const run = await first.start("agentic", { script: asking });
+  const opened = await first.waitEvent("request.opened", (e) => e.run_id === run);
+  const waiting = await first.waitEvent("task.waiting", (e) => e.run_id === run);
+  await first.stop();
+  // The session that asked is gone: nobody could read an answer to its question.
+  s = await startAgentServer({ reuseDir: first.dir });
+  const srv = s;
+  const id = opened.data.request_id as number;
+  const view = (await srv.call("GET", `/api/requests/${id}`)).body;
+  expect(view).toMatchObject({ pending: false, stale: true, answered_by: null });
+  const refused = await srv.call("POST", `/api/requests/${id}/answer`, { option_id: "allow" });
+  expect(refused.body.code).toBe("stale_request");
+  expect((await srv.call("GET", "/api/requests?pending=true")).body).toEqual([]);
+  // The task runs again with a fresh session, which asks afresh.
+  const again = await srv.waitEvent("request.opened", (e) => e.run_id === run);
+  expect(again.task_id).toBe(waiting.task_id);
+  expect(again.data.request_id).not.toBe(id);
+  await srv.call("POST", `/api/requests/${again.data.request_id}/answer`, { option_id: "allow" });
+  const done = await srv.waitEvent("run.completed", (e) => e.run_id === run);
+  expect(done.data.output).toEqual({ permission: "allow" });
+});

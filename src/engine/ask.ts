@@ -24,9 +24,13 @@ export type RequestFields = Pick<
  * Marks the still-unanswered requests of an attempt stale: it has ended (or was stopped), so
  * nobody is left to consume an answer, and they leave the inbox (http-api.md "Request").
  */
-export async function staleOpenRequests(work: Work, taskId: number): Promise<void> {
+export async function staleOpenRequests(
+  work: Work,
+  taskId: number,
+  source?: RequestRecord["source"],
+): Promise<void> {
   for (const req of await work.tx.listRequests({ task_id: taskId, pending: true })) {
-    await work.tx.updateRequest(req.id, { stale: true });
+    if (!source || req.source === source) await work.tx.updateRequest(req.id, { stale: true });
   }
 }
 

@@ -4,9 +4,11 @@
 // Lifecycle. `start()` recovers: attempts a crash left `in_progress` are reset to `ready`
 // (`engine.recovered`) and will run again, since their outcome was never committed. `stop()`
 // stops claiming, interrupts live attempts without writing their rows (`engine.stopping`),
-// and waits for them (bounded); the next start recovers them the same way.
+// and waits for them (bounded); the next start recovers them the same way. What an agent asked
+// (a permission, an HTTP ask) went with its session, which died with the process: those
+// requests go stale at start, and a task that waited only on them runs again.
 
-import { askPerson } from "./ask.ts";
+import { askPerson, staleOpenRequests } from "./ask.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
 import { Dispatcher } from "./dispatcher.ts";
 import { EventBus } from "./event-bus.ts";
@@ -76,18 +78,20 @@ export class Engine implements EngineCore {
 
   async start(): Promise<void> {
     const stuck = await this.store.listTasks({ status: ["in_progress"] });
-    if (stuck.length) {
-      await this.uow.run(async (work) => {
-        for (const t of stuck) {
-          await work.tx.updateTask(t.id, { status: "ready", started: null, token_hash: null });
-        }
+    const waiting = await this.store.listTasks({ status: ["waiting"] });
+    await this.uow.run(async (work) => {
+      for (const t of [...stuck, ...waiting]) await staleOpenRequests(work, t.id, "agent");
+      for (const t of stuck) {
+        await work.tx.updateTask(t.id, { status: "ready", started: null, token_hash: null });
+      }
+      if (stuck.length) {
         work.emit("engine.recovered", null, null, { task_ids: stuck.map((t) => t.id) });
-      });
-    }
+      }
+    });
     this.bus.subscribe((e) => {
       if (e.name === "request.answered" && e.task_id != null) void this.#requeueOrphan(e.task_id);
     });
-    for (const t of await this.store.listTasks({ status: ["waiting"] })) {
+    for (const t of waiting) {
       const pending = await this.store.listRequests({ task_id: t.id, pending: true });
       if (!pending.length) await this.#requeueOrphan(t.id);
     }

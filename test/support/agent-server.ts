@@ -71,10 +71,12 @@ function toml(capacity: number, agentExtra: string): string {
   ].join("\n");
 }
 
+/** Pass `reuseDir` (a stopped server's `dir`) to restart on the same store. */
 export async function startAgentServer(
-  options: { capacity?: number; agentExtra?: string } = {},
+  options: { capacity?: number; agentExtra?: string; reuseDir?: string } = {},
 ): Promise<AgentServer> {
-  const server = await startTestServer(toml(options.capacity ?? 4, options.agentExtra ?? ""));
+  const config = toml(options.capacity ?? 4, options.agentExtra ?? "");
+  const server = await startTestServer(config, options.reuseDir);
   const events: EventRecord[] = [];
   server.engine.bus.subscribe((e) => events.push(e));
   const waitEvent: AgentServer["waitEvent"] = (name, match = () => true, ms = 15_000) =>
