@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { tsImport } from "tsx/esm/api";
 import { validatePlugins } from "./plugins.ts";
+import { installSelfResolution } from "./self-resolve.ts";
 import { type ParsedTarget, parseTarget } from "./target.ts";
 import type { FinalGraph, FinalizeHints, NodeDefaults } from "./types.ts";
 import { isWorkflow, type Workflow } from "./workflow.ts";
@@ -74,8 +75,7 @@ async function importTarget(
   // Resolution of a module target starts in baseDir, as if a file there imported it.
   const parentURL = pathToFileURL(path.resolve(baseDir) + path.sep).href;
   const imported: string[] = [];
-  // "yardmaster" and "zod" resolve for files outside any project that depends on them.
-  (await import("./self-resolve.ts")).installSelfResolution();
+  installSelfResolution();
   try {
     const namespace = await tsImport(specifier, { parentURL, onImport: (u) => imported.push(u) });
     // The entry module is loaded before anything it imports, so it is reported first.
