@@ -1,7 +1,7 @@
 // ctx.agent against http-api.md's Request states, over a real server and a real ACP agent
 // process: what the agent itself asked goes stale once its session is over.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AgentServer, startAgentServer } from "./support/agent-server.ts";
+import { type AgentServer, FLOWS, startAgentServer } from "./support/agent-server.ts";
 
 let s: AgentServer;
 beforeAll(async () => {
@@ -42,5 +42,37 @@ describe("session/new", () => {
       task_id: String(done.task_id),
       token: true,
     });
+  });
+});
+
+describe("a workflow removed while its agent waits on a person", () => {
+  it("runs the attempt again once it is registered again, though the request went stale", async () => {
+    const own = await startAgentServer();
+    try {
+      const script = { turns: [[{ permission: "Write file" }, { submit: "$permission" }]] };
+      const run = await own.start("agentic", { script });
+      const first = await own.waitEvent("task.waiting", (e) => e.run_id === run);
+      const removed = await own.call("DELETE", "/api/workflows/agentic");
+      expect(removed.body.task_ids).toEqual([first.task_id]);
+      // the agent is gone, so nothing would consume an answer to what it asked
+      await own.waitEvent("agent.stats", (e) => e.run_id === run);
+      const [asked] = (await own.call("GET", `/api/runs/${run}/requests`)).body;
+      expect(asked).toMatchObject({ stale: true, pending: false });
+      const back = await own.call("POST", "/api/workflows", { target: `${FLOWS}:agentic` });
+      expect(back.status).toBe(201);
+      // the same attempt runs again from its payload, and its agent asks again
+      const again = await own.waitEvent(
+        "request.opened",
+        (e) => e.run_id === run && e.data.request_id !== asked.id,
+      );
+      expect(again.task_id).toBe(first.task_id);
+      await own.call("POST", `/api/requests/${again.data.request_id}/answer`, {
+        option_id: "allow",
+      });
+      const done = await own.waitEvent("run.completed", (e) => e.run_id === run);
+      expect(done.data.output).toEqual({ permission: "allow" });
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -93,7 +93,8 @@ export function buildAgentServer(
   server.registerTool(
     "wait_answer",
     {
-      description: "Wait up to `wait` seconds (0..120) for the answer to a request you opened.",
+      description:
+        "Wait up to `wait` seconds (0..120, default 30) for the answer to a request you opened; call again while `answered` is false.",
       inputSchema: { request_id: z.number().int(), wait: z.number().optional() },
     },
     ({ request_id, wait }) => asTool(() => agent.poll(taskId, token, request_id, wait ?? 30)),

@@ -7,7 +7,7 @@ import type { EventRecord } from "../../src/engine/domain.ts";
 import { eventually, startTestServer, type TestServer } from "./server-harness.ts";
 
 export const SCRIPTED_AGENT = join(import.meta.dirname, "scripted-agent.mjs");
-const FLOWS = join(import.meta.dirname, "..", "fixtures", "agents", "flows.ts");
+export const FLOWS = join(import.meta.dirname, "..", "fixtures", "agents", "flows.ts");
 
 export interface AgentServer extends TestServer {
   events: EventRecord[];

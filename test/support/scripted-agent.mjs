@@ -11,7 +11,7 @@
 //   submit: value                       POST .../submit with the env token ("$permission" is
 //                                       replaced by the last permission outcome)
 //   submit_via_mcp: value               calls the `submit_result` tool of the session's MCP server
-//   ask: prompt                         POST .../ask (text mode) and says `asked:<request id>`
+//   ask: prompt                         POST .../ask with the env token, and does not wait
 //   usage: { input, output }            token usage reported with this turn's response
 //   cost: number                        a usage_update carrying the session's cost
 //   pid: true                           says `pid:<its pid>`
@@ -52,15 +52,15 @@ async function submit(value, token) {
   await res.text();
 }
 
-async function ask(client, sessionId, prompt) {
+/** Opens a request over HTTP (ask policy `http`) and says its id; never polls for the answer. */
+async function askOperator(prompt, token) {
   const url = `${env.YARDMASTER_URL}/api/agent/tasks/${env.YARDMASTER_TASK_ID}/ask`;
   const res = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", "x-service-token": env.YARDMASTER_TOKEN },
+    headers: { "content-type": "application/json", "x-service-token": token },
     body: JSON.stringify({ prompt }),
   });
-  const body = await res.json();
-  await say(client, sessionId, `asked:${body.request_id ?? res.status}\n`);
+  if (!res.ok) process.stderr.write(`ask refused: ${await res.text()}\n`);
 }
 
 /** A real MCP client on the server the session was given, with the headers it came with. */
@@ -147,7 +147,7 @@ async function runStep(step, client, sessionId, turn) {
   } else if ("permission" in step) await askPermission(client, sessionId, step.permission);
   else if ("submit" in step) await submit(step.submit, env.YARDMASTER_TOKEN);
   else if ("submit_via_mcp" in step) await submitViaMcp(step.submit_via_mcp);
-  else if ("ask" in step) await ask(client, sessionId, step.ask);
+  else if ("ask" in step) await askOperator(step.ask, env.YARDMASTER_TOKEN);
   else if ("usage" in step) turn.usage = step.usage;
   else if ("cost" in step) {
     const cost = { amount: step.cost, currency: "USD" };

@@ -27,8 +27,9 @@ export function tokenOf(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The task token is the credential, so it is judged before the body is read: a refused token is
- * 403 whatever the body holds, as a missing operator token is 401 before any validation.
+ * The task token is the credential, so it is judged before the path and body are validated: a
+ * refused token is 403 whatever the body holds. (The size cap and JSON syntax are checked while
+ * the body is read, earlier still: a body over the cap is 413 on every route.)
  */
 export function taskTokenCheck(agent: AgentService) {
   return async (request: FastifyRequest): Promise<void> => {

@@ -4,8 +4,10 @@
 // shutdown does: an `in_progress` row keeps saying in_progress and a `waiting` row keeps its
 // open request. Registering the workflow again recovers them the way a restart would: every
 // in_progress row whose body no longer runs here is reset to `ready` (`engine.recovered`) and
-// runs again from its payload. Waiting rows need nothing: once their request is answered the
-// engine makes them ready, and the dispatcher claims them as soon as the workflow is back.
+// runs again from its payload. A waiting row with its request still open needs nothing: once
+// the request is answered the engine makes it ready, and the dispatcher claims it as soon as the
+// workflow is back. A waiting row whose request went stale (an agent's permission request dies
+// with the agent) would wait forever, so it is recovered like an in_progress one.
 import type { TaskRecord } from "../../engine/domain.ts";
 import type { StoreReader } from "../../engine/store.ts";
 import type { Work } from "../../engine/unit-of-work.ts";
@@ -26,21 +28,28 @@ export async function inFlightTasks(reader: StoreReader, workflow: string): Prom
   return out;
 }
 
-/** Resets the orphaned in_progress rows of `workflow` to ready; answers their ids. */
+/**
+ * A row whose body no longer runs here and that nothing will resume: in_progress, or waiting
+ * with no request left open (what it waited on went stale with its agent's session).
+ */
+async function orphaned(work: Work, task: TaskRecord): Promise<boolean> {
+  if (task.status === "in_progress") return true;
+  return (await work.tx.listRequests({ task_id: task.id, pending: true })).length === 0;
+}
+
+/** Resets the orphaned rows of `workflow` to ready; answers their ids. */
 export async function recoverOrphans(
   work: Work,
   live: ReadonlyMap<number, unknown>,
   workflow: string,
 ): Promise<number[]> {
-  const orphans = (await inFlightTasks(work.tx, workflow)).filter(
-    (t) => t.status === "in_progress" && !live.has(t.id),
-  );
   const ids: number[] = [];
-  for (const t of orphans) {
+  for (const t of await inFlightTasks(work.tx, workflow)) {
+    if (live.has(t.id) || !(await orphaned(work, t))) continue;
     const reset = await work.tx.updateTask(
       t.id,
-      { status: "ready", started: null, token_hash: null },
-      { status: ["in_progress"], claim: t.claim },
+      { status: "ready", started: null, token_hash: null, waiting_since: null },
+      { status: [t.status], claim: t.claim },
     );
     if (reset) ids.push(t.id);
   }
