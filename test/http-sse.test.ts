@@ -93,10 +93,9 @@ describe("replay and live", () => {
     const [stream, done] = client.frames();
     expect(stream.id).toBeUndefined();
     expect(stream.event).toBe("task.stream");
-    expect(JSON.parse(stream.data ?? "")).toMatchObject({
-      id: null,
-      data: { seq_from: 1, seq_to: 4 },
-    });
+    const envelope = JSON.parse(stream.data ?? "");
+    expect(envelope).toMatchObject({ name: "task.stream", data: { seq_from: 1, seq_to: 4 } });
+    expect(envelope).not.toHaveProperty("id");
     expect(done.id).toBe("1");
   });
 });

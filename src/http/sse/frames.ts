@@ -1,21 +1,10 @@
 // The wire format of the event stream.
 import type { EventRecord } from "../../engine/domain.ts";
-import type { EventEnvelope } from "../../service/schemas/index.ts";
+import { eventView } from "../../service/views/records.ts";
 
 /** Tells the client it missed events and should refetch; it has no id and no envelope. */
 export const RESYNC_FRAME = "event: resync\ndata: {}\n\n";
 export const PING_FRAME = ": ping\n\n";
-
-export function toEnvelope(event: EventRecord): EventEnvelope {
-  return {
-    id: event.id,
-    name: event.name,
-    created: new Date(event.created).toISOString(),
-    run_id: event.run_id,
-    task_id: event.task_id,
-    data: event.data,
-  };
-}
 
 // Every subscriber of a published event gets the same record object, so its frame is built
 // once and shared: with hundreds of open streams that is the bulk of the fan-out's CPU. Weak,
@@ -28,7 +17,7 @@ export function eventFrame(event: EventRecord): string {
   if (frame === undefined) {
     const head = event.id === null ? "" : `id: ${event.id}\n`;
     // JSON.stringify never emits a raw newline, so the envelope is always a single data line.
-    frame = `${head}event: ${event.name}\ndata: ${JSON.stringify(toEnvelope(event))}\n\n`;
+    frame = `${head}event: ${event.name}\ndata: ${JSON.stringify(eventView(event))}\n\n`;
     frames.set(event, frame);
   }
   return frame;

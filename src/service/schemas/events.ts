@@ -63,7 +63,10 @@ export const PluginEventName = named(
 export const EventEnvelope = named(
   "EventEnvelope",
   z.object({
-    id: doc(z.int().nullable(), "Stored id; null for an ephemeral event (task.stream)."),
+    id: doc(
+      z.int().nullable().optional(),
+      "Stored id; absent for an ephemeral event (task.stream, run.deleted).",
+    ),
     name: z.union([EventName, PluginEventName]),
     created: isoDate(),
     run_id: z.string().nullable(),

@@ -83,9 +83,10 @@ export function requestView(r: RequestRecord, now = Date.now()): RequestView {
   };
 }
 
+/** The envelope; an ephemeral event (never stored, id null) has no `id` field at all. */
 export function eventView(e: EventRecord): EventEnvelope {
   return {
-    id: e.id,
+    ...(e.id === null ? {} : { id: e.id }),
     name: e.name,
     created: iso(e.created),
     run_id: e.run_id,
