@@ -237,3 +237,303 @@ describe("the requests inbox", () => {
     await api("POST", `/api/runs/${pendingRun}/cancel`);
   });
 });
+
+const token = (value: string) => ({ "X-Service-Token": value });
+
+async function agentSeen(runId: string, node: string): Promise<any> {
+  const task = await until(`a ${node} task`, async () => {
+    const run = await get(`/api/runs/${runId}`);
+    return run.body.tasks?.find((t: any) => t.node === node);
+  });
+  const file = join(project.dir, `agent-${task.id}-1.json`);
+  const seen = await until(
+    `the agent of task ${task.id}`,
+    async () => (existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined),
+    15_000,
+  );
+  return { ...seen, id: task.id as number, tok: token(seen.env.token) };
+}
+
+const release = (taskId: number) => writeFileSync(join(project.dir, `release-${taskId}`), "");
+
+async function mcpTools(value: string): Promise<string[]> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp/agent`), {
+    requestInit: { headers: token(value) },
+  });
+  const client = new Client({ name: "blackbox", version: "1.0.0" });
+  await client.connect(transport);
+  try {
+    const { tools } = await client.listTools();
+    const got = await client.callTool({ name: "get_task", arguments: {} });
+    const text = (got.content as { text: string }[])[0]!.text;
+    expect(typeof JSON.parse(text).task_id).toBe("number");
+    return tools.map((t) => t.name).sort();
+  } finally {
+    await client.close();
+  }
+}
+
+async function mcpStatus(value: string): Promise<number> {
+  const res = await fetch(`${server.url}/mcp/agent`, {
+    method: "POST",
+    headers: {
+      ...token(value),
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "blackbox", version: "1.0.0" },
+      },
+    }),
+  });
+  await res.text();
+  return res.status;
+}
+
+describe("the agent surface with a task token", () => {
+  let runId: string;
+  let work: any;
+  let review: any;
+  let refusal: string;
+  let optionsAsk: number;
+  let textAsk: number;
+
+  it("starts the ACP agent with the MCP server and the environment; AgentTask fields", async () => {
+    runId = await submit("agentic", "agent run");
+    work = await agentSeen(runId, "work");
+    expect(work.env.url.replace(/\/$/, "")).toBe(server.url);
+    expect(String(work.env.taskId)).toBe(String(work.id));
+    const mcp = work.session.mcpServers[0];
+    expect(mcp).toMatchObject({ type: "http", url: `${server.url}/mcp/agent` });
+    expect(mcp.headers).toContainEqual({ name: "X-Service-Token", value: work.env.token });
+    expect(work.task).toMatchObject({
+      task_id: work.id,
+      run_id: runId,
+      workflow: "agentic",
+      node: "work",
+      attempt: 1,
+      title: "agent run",
+      description: "",
+      log: [],
+    });
+    expect(work.task.output_schema).toMatchObject({
+      type: "object",
+      properties: { answer: { type: "string" } },
+      required: ["answer"],
+    });
+    const detail = await get(`/api/tasks/${work.id}`);
+    expect(JSON.stringify(detail.body)).not.toContain(work.env.token);
+  });
+
+  it("answers 422 naming an absent header and one 403 for every refused token", async () => {
+    const bare = await get(`/api/agent/tasks/${work.id}`);
+    expect(bare.status).toBe(422);
+    expect(JSON.stringify(bare.body).toLowerCase()).toContain("x-service-token");
+    const unknown = await api("GET", `/api/agent/tasks/${work.id}`, undefined, token("nope"));
+    expect(unknown.status).toBe(403);
+    refusal = unknown.body.error;
+    const [someRequest] = (await get("/api/requests")).body;
+    const other = await api("GET", `/api/agent/tasks/${someRequest.task_id}`, undefined, work.tok);
+    expect(other.status).toBe(403);
+    expect(other.body.error).toBe(refusal);
+    const otherLog = await api(
+      "POST",
+      `/api/agent/tasks/${someRequest.task_id}/log`,
+      { text: "x" },
+      work.tok,
+    );
+    expect(otherLog.status).toBe(403);
+    expect(otherLog.body.error).toBe(refusal);
+  });
+
+  it("appends to the work log as agent, with log.appended", async () => {
+    const res = await api("POST", `/api/agent/tasks/${work.id}/log`, { text: "did it" }, work.tok);
+    expect(res.status).toBe(200);
+    expect(typeof res.body.log_id).toBe("number");
+    const task = await api("GET", `/api/agent/tasks/${work.id}`, undefined, work.tok);
+    expect(task.body.log).toEqual([
+      expect.objectContaining({
+        id: res.body.log_id,
+        author: "agent",
+        node: "work",
+        task_id: work.id,
+        text: "did it",
+      }),
+    ]);
+    const appended = (await events(runId, "log.appended")).at(-1);
+    expect(appended.data).toEqual({
+      author: "agent",
+      kind: null,
+      log_id: res.body.log_id,
+      node: "work",
+      preview: "did it",
+    });
+  });
+
+  it("opens asks by mode with source agent and no ordinal; the poll waits and repeats", async () => {
+    const path = `/api/agent/tasks/${work.id}`;
+    const opts = await api(
+      "POST",
+      `${path}/ask`,
+      { prompt: "Ok?", options: ["yes", { option_id: "no", name: "Nope", kind: "reject_once" }] },
+      work.tok,
+    );
+    expect(opts.status).toBe(200);
+    expect(opts.body.mode).toBe("options");
+    optionsAsk = opts.body.request_id;
+    const view = (await get(`/api/requests/${optionsAsk}`)).body;
+    expect(view).toMatchObject({
+      source: "agent",
+      mode: "options",
+      node: "work",
+      task_id: work.id,
+    });
+    expect(view.options).toEqual([
+      { option_id: "yes", name: "yes", kind: null },
+      { option_id: "no", name: "Nope", kind: "reject_once" },
+    ]);
+    const opened = (await events(runId, "request.opened")).find(
+      (e) => e.data.request_id === optionsAsk,
+    );
+    expect(opened.data).toMatchObject({ source: "agent", ordinal: null, mode: "options" });
+    const text = await api("POST", `${path}/ask`, { prompt: "Why?" }, work.tok);
+    expect(text.body.mode).toBe("text");
+    textAsk = text.body.request_id;
+    const form = await api(
+      "POST",
+      `${path}/ask`,
+      { prompt: "F", schema: { type: "object" } },
+      work.tok,
+    );
+    expect(form.body.mode).toBe("form");
+    const now = await api("GET", `${path}/requests/${optionsAsk}?wait=0`, undefined, work.tok);
+    expect(now.status).toBe(200);
+    expect(now.body).toEqual({ request_id: optionsAsk, answered: false });
+    const negative = await api("GET", `${path}/requests/${textAsk}?wait=-3`, undefined, work.tok);
+    expect(negative.status).toBe(200);
+    expect(negative.body.answered).toBe(false);
+    const polling = api("GET", `${path}/requests/${optionsAsk}?wait=15`, undefined, work.tok);
+    await api("POST", `/api/requests/${optionsAsk}/answer`, { option_id: "no" });
+    const polled = await polling;
+    expect(polled.body).toEqual({
+      request_id: optionsAsk,
+      answered: true,
+      answer: "no",
+      answered_by: "user",
+    });
+    const again = await api("GET", `${path}/requests/${optionsAsk}?wait=500`, undefined, work.tok);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(polled.body);
+  });
+
+  it("offers ask_operator and wait_answer over MCP under ask policy http", async () => {
+    expect(await mcpTools(work.env.token)).toEqual(
+      ["append_log", "ask_operator", "get_task", "submit_result", "wait_answer"].sort(),
+    );
+  });
+
+  it("refuses a misfit submission with errors and schema; the latest valid one wins", async () => {
+    const path = `/api/agent/tasks/${work.id}/submit`;
+    const misfit = await api("POST", path, { answer: 5 }, work.tok);
+    expect(misfit.status).toBe(422);
+    expect(Array.isArray(misfit.body.errors)).toBe(true);
+    expect(misfit.body.errors.length).toBeGreaterThan(0);
+    expect(misfit.body.schema).toMatchObject({ type: "object", required: ["answer"] });
+    const rejected = await events(runId, "submission.rejected");
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0].data).toEqual({ node: "work", errors: misfit.body.errors });
+    expect((await api("POST", path, { answer: "a" }, work.tok)).body.ok).toBe(true);
+    expect((await api("POST", path, { answer: "b" }, work.tok)).body.ok).toBe(true);
+    expect((await api("POST", path, { answer: 7 }, work.tok)).status).toBe(422);
+    const detail = (await get(`/api/tasks/${work.id}`)).body;
+    expect(detail.submissions.map((s: any) => s.payload)).toEqual([
+      { answer: "a" },
+      { answer: "b" },
+    ]);
+    for (const s of detail.submissions) {
+      expect(s).toMatchObject({ task_id: work.id });
+      expect(typeof s.id).toBe("number");
+      expect(s.created).toMatch(ISO);
+    }
+    const accepted = await events(runId, "submission.accepted");
+    expect(accepted.map((e) => e.data.node)).toEqual(["work", "work"]);
+    release(work.id);
+  });
+
+  it("hands ctx.agent's result on; the next attempt's log has no stats entries", async () => {
+    review = await agentSeen(runId, "review");
+    expect(review.task.input).toEqual({ answer: "b" });
+    expect(review.task.output_schema ?? null).toBeNull();
+    const runLog = (await get(`/api/runs/${runId}/log`)).body as any[];
+    expect(runLog.some((e) => e.kind === "stats")).toBe(true);
+    expect(review.task.log.some((e: any) => e.kind === "stats")).toBe(false);
+    expect(review.task.log.map((e: any) => e.text)).toContain("did it");
+    const stale = (await get(`/api/requests/${textAsk}`)).body;
+    expect(stale).toMatchObject({ pending: false, stale: true });
+  });
+
+  it("refuses ask without policy http, another task's poll, and ended tokens", async () => {
+    const path = `/api/agent/tasks/${review.id}`;
+    const ask = await api("POST", `${path}/ask`, { prompt: "May I?" }, review.tok);
+    expect(ask.status).toBe(403);
+    const foreign = await api(
+      "GET",
+      `${path}/requests/${optionsAsk}?wait=0`,
+      undefined,
+      review.tok,
+    );
+    expect(foreign.status).toBe(404);
+    const ended = await api("GET", `/api/agent/tasks/${work.id}`, undefined, work.tok);
+    expect(ended.status).toBe(403);
+    expect(ended.body.error).toBe(refusal);
+    const crossed = await api("GET", path, undefined, work.tok);
+    expect(crossed.status).toBe(403);
+    expect(crossed.body.error).toBe(refusal);
+    expect(await mcpTools(review.env.token)).toEqual(["append_log", "get_task", "submit_result"]);
+    expect(await mcpStatus(work.env.token)).toBe(403);
+  });
+
+  it("stores any JSON with no model; stats land in events, the log and RunDetail", async () => {
+    const value = [1, "x", { k: null }];
+    const res = await api("POST", `/api/agent/tasks/${review.id}/submit`, value, review.tok);
+    expect(res.status).toBe(200);
+    release(review.id);
+    const run = await runEnded(runId);
+    expect(run.status).toBe("completed");
+    expect(run.output).toEqual(value);
+    const stats = await events(runId, "agent.stats");
+    expect(stats.map((e) => e.data.node)).toEqual(["work", "review"]);
+    const allowed = [
+      "node",
+      "attempt",
+      "status",
+      "duration_s",
+      "cost",
+      "denied_permissions",
+      "input_tokens",
+      "model",
+      "output_tokens",
+      "repair_turns",
+      "session_id",
+      "tool_calls",
+      "total_tokens",
+      "reason",
+    ];
+    for (const e of stats) {
+      expect(e.data).toMatchObject({ attempt: 1, status: "ok" });
+      expect(typeof e.data.duration_s).toBe("number");
+      for (const key of Object.keys(e.data)) expect(allowed).toContain(key);
+    }
+    const log = (await get(`/api/runs/${runId}/log`)).body as any[];
+    expect(log.filter((e) => e.kind === "stats")).toHaveLength(2);
+    expect(typeof run.stats.duration_s).toBe("number");
+    expect(run.stats.input_tokens ?? null).toBeNull();
+    expect(await mcpStatus(review.env.token)).toBe(403);
+  });
+});
