@@ -537,3 +537,173 @@ describe("the agent surface with a task token", () => {
     expect(await mcpStatus(review.env.token)).toBe(403);
   });
 });
+
+const wf = (file: string, attr: string) => `${join(project.dir, "wf", file)}:${attr}`;
+
+async function workflowEvent(name: string, workflow: string): Promise<any> {
+  const frames = await readSse(server.url, "after=0&names=workflow.*", (got) =>
+    got.some((f) => f.event === name && f.data?.data?.workflow === workflow),
+  );
+  return frames.find((f) => f.event === name && f.data?.data?.workflow === workflow)?.data;
+}
+
+async function loadFailure(target: string, stage: string): Promise<void> {
+  const res = await api("POST", "/api/workflows", { target });
+  expect(res.status).toBe(422);
+  expect(res.body).toMatchObject({ code: "workflow_load_failed", target, stage });
+  expect(typeof res.body.detail).toBe("string");
+  expect(res.body.detail.length).toBeGreaterThan(0);
+}
+
+describe("workflow registration", () => {
+  it("registers a target with 201 WorkflowOut, as GET reports it, and emits the event", async () => {
+    const target = wf("swap.ts", "swap");
+    const res = await api("POST", "/api/workflows", { target });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      name: "swap",
+      start: "first",
+      pool: "default",
+      capacity: 4,
+      in_flight: expect.any(Number),
+      target,
+      plugin: { actions: [], panels: [] },
+      nodes: {
+        first: {
+          edges: ["second"],
+          generation: 0,
+          label: "first",
+          description: null,
+          priority: null,
+          retries: null,
+          timeout: null,
+        },
+        second: {
+          edges: [],
+          generation: 1,
+          label: "Second step",
+          description: "says which",
+          priority: null,
+          retries: 1,
+          timeout: 12.5,
+        },
+      },
+    });
+    expect((await get("/api/workflows/swap")).body).toEqual(res.body);
+    const event = await workflowEvent("workflow.registered", "swap");
+    expect(event.data).toEqual({ pool: "default", target, workflow: "swap" });
+    expect(event.run_id ?? null).toBeNull();
+    const conflict = await api("POST", "/api/workflows", { target });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.code).toBe("conflict");
+  });
+
+  it("reports each load stage that stopped, and an unknown pool naming the pools", async () => {
+    await loadFailure("no-colon-here", "target");
+    await loadFailure(wf("bad-import.ts", "x"), "import");
+    await loadFailure(wf("quick.ts", "nothere"), "attribute");
+    await loadFailure(wf("not-wf.ts", "thing"), "attribute");
+    await loadFailure(wf("bad-graph.ts", "twostarts"), "finalize");
+    await loadFailure(wf("bad-plugin.ts", "badplug"), "plugins");
+    const imported = await api("POST", "/api/workflows", { target: wf("bad-import.ts", "x") });
+    expect(imported.body.detail).toContain("import exploded");
+    const pool = await api("POST", "/api/workflows", {
+      target: wf("gone.ts", "gone"),
+      pool: "nope",
+    });
+    expect(pool.status).toBe(422);
+    expect(pool.body.code).toBe("unknown_pool");
+    for (const name of ["default", "solo", "held"])
+      expect(JSON.stringify(pool.body)).toContain(name);
+    expect((await get("/api/workflows/gone")).status).toBe(404);
+  });
+
+  it("replaces a workflow with PUT: the next task runs the new body", async () => {
+    const runId = await submit("swap", "swap run");
+    const [ask] = await requestsOf(runId, 1);
+    const target = wf("swap-v2.ts", "swap");
+    const res = await api("PUT", "/api/workflows/swap", { target });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: "swap", target, pool: "default" });
+    const event = await workflowEvent("workflow.replaced", "swap");
+    expect(event.data).toEqual({ pool: "default", target, workflow: "swap" });
+    await api("POST", `/api/requests/${ask.id}/answer`, { value: "go" });
+    expect((await runEnded(runId)).output).toBe("v2");
+    const missing = await api("PUT", "/api/workflows/nosuch", { target });
+    expect(missing.status).toBe(404);
+    expect(missing.body.code).toBe("unknown_workflow");
+    const renamed = await api("PUT", "/api/workflows/swap", {
+      target: wf("other-name.ts", "swap"),
+    });
+    expect(renamed.status).toBe(409);
+    expect(renamed.body.code).toBe("conflict");
+    expect((await get("/api/workflows/different")).status).toBe(404);
+  });
+
+  it("serves the module source with node lines", async () => {
+    const res = await get("/api/workflows/swap/source");
+    expect(res.status).toBe(200);
+    const file = join(project.dir, "wf", "swap-v2.ts");
+    expect(res.body.file).toBe(file);
+    expect(res.body.source).toBe(readFileSync(file, "utf8"));
+    expect(res.body.nodes.first).toEqual({ line: 3 });
+    expect([6, 7]).toContain(res.body.nodes.second.line);
+    expect((await get("/api/workflows/nosuch/source")).status).toBe(404);
+  });
+
+  it("persists a registration as a config row, and removes it with DELETE ?persist", async () => {
+    const res = await api("POST", "/api/workflows", {
+      target: wf("gone.ts", "gone"),
+      pool: "held",
+      persist: true,
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers.get("x-service-persisted")).toBe(config);
+    expect(readFileSync(config, "utf8")).toContain("[workflows.gone]");
+    const plain = await api("POST", "/api/workflows", { target: wf("bad-graph.ts", "nope") });
+    expect(plain.headers.get("x-service-persisted")).toBeNull();
+  });
+
+  it("keeps a removed workflow's runs listed as unregistered and recovers them", async () => {
+    const blocked = await submit("blocker", "hold the pool");
+    const holder = await until("blocker running", async () => {
+      const run = (await get(`/api/runs/${blocked}`)).body;
+      return run.tasks?.find((t: any) => t.status === "in_progress");
+    });
+    const queued = await submit("gone", "queued behind");
+    const removed = await api("DELETE", "/api/workflows/gone?persist=true");
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({ workflow: "gone", task_ids: [] });
+    expect(removed.headers.get("x-service-persisted")).toBe(config);
+    expect(readFileSync(config, "utf8")).not.toContain("[workflows.gone]");
+    const listed = (await get("/api/runs")).body.find((r: any) => r.id === queued);
+    expect(listed.unregistered).toBe(true);
+    expect((await get(`/api/runs/${queued}`)).body.unregistered).toBe(true);
+    const graph = await get(`/api/runs/${queued}/graph`);
+    expect(graph.status).toBe(404);
+    expect(graph.body.code).toBe("unknown_workflow");
+    const gone = await get("/api/workflows/gone");
+    expect(gone.status).toBe(404);
+    expect(gone.body.code).toBe("unknown_workflow");
+    const again = await api("DELETE", "/api/workflows/gone");
+    expect(again.status).toBe(404);
+    expect(
+      (await api("POST", "/api/workflows", { target: wf("gone.ts", "gone"), pool: "held" })).status,
+    ).toBe(201);
+    expect((await get(`/api/runs/${queued}`)).body.unregistered ?? false).toBe(false);
+    const dropped = await api("DELETE", "/api/workflows/blocker");
+    expect(dropped.body).toEqual({ workflow: "blocker", task_ids: [holder.id] });
+    expect(dropped.headers.get("x-service-persisted")).toBeNull();
+    const event = await workflowEvent("workflow.unregistered", "blocker");
+    expect(event.data).toEqual({ task_ids: [holder.id], workflow: "blocker" });
+    expect((await get(`/api/runs/${blocked}`)).body.unregistered).toBe(true);
+    writeFileSync(join(project.dir, "unblock"), "");
+    const reloaded = await api("POST", "/api/workflows", {
+      target: wf("blocker.ts", "blocker"),
+      pool: "held",
+    });
+    expect(reloaded.status).toBe(201);
+    expect((await runEnded(queued)).output).toBe("gone done");
+    expect((await runEnded(blocked)).status).toBe("completed");
+  });
+});
