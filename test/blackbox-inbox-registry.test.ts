@@ -707,3 +707,127 @@ describe("workflow registration", () => {
     expect((await runEnded(blocked)).status).toBe("completed");
   });
 });
+
+describe("plugins", () => {
+  let manifest: any[];
+  let plug: any;
+
+  it("lists builtins first, then workflows in registration order", async () => {
+    const res = await get("/api/plugins");
+    expect(res.status).toBe(200);
+    manifest = res.body;
+    expect(manifest[0].workflow).toBe("_builtin");
+    const order = manifest.map((m) => m.workflow);
+    const configured = ["inbox", "quick", "durable", "agentic", "plug"];
+    expect(order.filter((w) => configured.includes(w))).toEqual(configured);
+    expect(order.indexOf("swap")).toBeGreaterThan(order.indexOf("plug"));
+    expect(order.indexOf("gone")).toBeGreaterThan(order.indexOf("swap"));
+    plug = manifest.find((m) => m.workflow === "plug");
+    expect(plug.actions).toEqual([
+      expect.objectContaining({
+        name: "approve",
+        title: "Approve",
+        scope: "global",
+        confirm: true,
+      }),
+      expect.objectContaining({
+        name: "explode",
+        title: "Explode",
+        scope: "global",
+        confirm: false,
+      }),
+    ]);
+    expect(plug.actions[0].schema).toMatchObject({ type: "object", required: ["note", "count"] });
+    expect(typeof plug.actions[1].schema).toBe("object");
+    expect(plug.panels.map((p: any) => p.name)).toEqual([
+      "md",
+      "facts",
+      "grid",
+      "trend",
+      "board",
+      "approve_form",
+      "viz",
+    ]);
+    for (const panel of plug.panels) {
+      for (const key of ["name", "slot", "placement", "kind", "scope"]) {
+        expect(typeof panel[key]).toBe("string");
+      }
+      expect(Array.isArray(panel.refresh_on)).toBe(true);
+    }
+    const wfOut = (await get("/api/workflows/plug")).body;
+    expect(wfOut.plugin).toEqual({ actions: plug.actions, panels: plug.panels });
+  });
+
+  it("serves each panel's data at its source in the shape of its kind", async () => {
+    const byName = Object.fromEntries(plug.panels.map((p: any) => [p.name, p]));
+    const data = async (name: string) => {
+      const res = await get(byName[name].source);
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    expect(await data("md")).toBe("# Hello");
+    expect(await data("facts")).toEqual({ a: 1, b: "two" });
+    expect(await data("grid")).toEqual({ columns: ["x", "y"], rows: [[1, 2]] });
+    expect(await data("trend")).toMatchObject({ kind: "line", series: expect.any(Array) });
+    expect(await data("board")).toMatchObject({ metrics: expect.any(Array) });
+    expect(byName.approve_form).toMatchObject({ kind: "form", source: "approve" });
+    expect(byName.viz).toMatchObject({ kind: "custom", element: "plug-viz", node: "only" });
+    expect(byName.viz.source ?? null).toBeNull();
+  });
+
+  it("validates action input naming each field, runs the handler, reports plugin_error", async () => {
+    const path = "/api/plugins/plug/actions";
+    const bad = await api("POST", `${path}/approve`, { input: {}, scope: {} });
+    expect(bad.status).toBe(422);
+    const named = JSON.stringify(bad.body);
+    expect(named).toContain("note");
+    expect(named).toContain("count");
+    const ok = await api("POST", `${path}/approve`, { input: { note: "hi", count: 2 }, scope: {} });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ approved: "hi", count: 2 });
+    const boom = await api("POST", `${path}/explode`, { input: { anything: 1 }, scope: {} });
+    expect(boom.status).toBeGreaterThanOrEqual(400);
+    expect(boom.body.code).toBe("plugin_error");
+  });
+
+  it("serves assets under a ?v= that follows the file's bytes", async () => {
+    expect(plug.assets).toHaveLength(1);
+    const [before] = plug.assets as string[];
+    expect(before).toMatch(/\?v=./);
+    const served = await fetch(server.url + before);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toMatch(/javascript/);
+    expect(await served.text()).toBe(readFileSync(join(project.dir, "wf", "viz.js"), "utf8"));
+    writeFileSync(join(project.dir, "wf", "viz.js"), "export const changed = 2;\n");
+    expect((await api("PUT", "/api/workflows/plug", {})).status).toBe(200);
+    const after = (await get("/api/plugins")).body.find((m: any) => m.workflow === "plug")
+      .assets[0];
+    expect(after).not.toBe(before);
+    expect(after.split("?")[0]).toBe(before.split("?")[0]);
+    expect(await (await fetch(server.url + after)).text()).toBe("export const changed = 2;\n");
+  });
+});
+
+describe("a restart while a node waits", () => {
+  it("keeps the request answerable and never asks an answered ordinal twice", async () => {
+    const runId = await submit("durable", "across a restart");
+    const [first] = await requestsOf(runId, 1);
+    await api("POST", `/api/requests/${first.id}/answer`, { option_id: "b" });
+    const [, second] = await requestsOf(runId, 2);
+    await stop(server);
+    server = await serve(config, store);
+    const view = await until("the second ask pending again", async () => {
+      const res = await get(`/api/requests/${second.id}`);
+      return res.body.pending ? res.body : undefined;
+    });
+    expect(view).toMatchObject({ stale: false, mode: "text", source: "node" });
+    expect((await get(`/api/requests?run=${runId}`)).body).toHaveLength(2);
+    const ok = await api("POST", `/api/requests/${second.id}/answer`, { value: "later" });
+    expect(ok.status).toBe(200);
+    const run = await runEnded(runId);
+    expect(run.output).toEqual({ first: "b", second: "later" });
+    expect((await get(`/api/runs/${runId}/requests`)).body).toHaveLength(2);
+    const opened = await events(runId, "request.opened");
+    expect(opened.map((e) => e.data.ordinal)).toEqual([1, 2]);
+  });
+});
