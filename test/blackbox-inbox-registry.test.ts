@@ -186,6 +186,23 @@ describe("ctx.ask from a node", () => {
   });
 });
 
+describe("asks of a retried attempt", () => {
+  it("numbers a new attempt's asks from 1 again and asks the person anew", async () => {
+    const target = wf("retry.ts", "retry");
+    expect((await api("POST", "/api/workflows", { target })).status).toBe(201);
+    const runId = await submit("retry", "asks again");
+    const [first] = await requestsOf(runId, 1);
+    await api("POST", `/api/requests/${first.id}/answer`, { option_id: "x" });
+    const [, second] = await requestsOf(runId, 2);
+    expect(second.task_id).not.toBe(first.task_id);
+    expect(second.pending).toBe(true);
+    const opened = await events(runId, "request.opened");
+    expect(opened.map((e) => e.data.ordinal)).toEqual([1, 1]);
+    await api("POST", `/api/requests/${second.id}/answer`, { option_id: "y" });
+    expect((await runEnded(runId)).output).toEqual({ pick: "y", attempt: 2 });
+  });
+});
+
 describe("the requests inbox", () => {
   let cancelled: any;
   let moved: any;
@@ -605,6 +622,7 @@ describe("workflow registration", () => {
     await loadFailure(wf("not-wf.ts", "thing"), "attribute");
     await loadFailure(wf("bad-graph.ts", "twostarts"), "finalize");
     await loadFailure(wf("bad-plugin.ts", "badplug"), "plugins");
+    await loadFailure(wf("reserved.ts", "runs"), "register");
     const imported = await api("POST", "/api/workflows", { target: wf("bad-import.ts", "x") });
     expect(imported.body.detail).toContain("import exploded");
     const pool = await api("POST", "/api/workflows", {
@@ -829,5 +847,7 @@ describe("a restart while a node waits", () => {
     expect((await get(`/api/runs/${runId}/requests`)).body).toHaveLength(2);
     const opened = await events(runId, "request.opened");
     expect(opened.map((e) => e.data.ordinal)).toEqual([1, 2]);
+    const resumed = await events(runId, "task.resumed");
+    expect(resumed.map((e) => e.data.request_id)).toEqual([first.id, second.id]);
   });
 });

@@ -113,6 +113,18 @@ badplug.panel({ name: "p", slot: "run", placement: "card", kind: "bogus", scope:
 export const swap = workflow("different");
 swap.node({ start: true }, async function a() { return 1; });
 `,
+  "retry.ts": `import { workflow } from "yardmaster";
+export const retry = workflow("retry");
+retry.node({ start: true, retries: 1 }, async function flaky({}, input: unknown, ctx) {
+  const pick = await ctx.ask({ prompt: "Again?", options: ["x", "y"] });
+  if (ctx.task.attempt === 1) throw new Error("first attempt fails");
+  return { pick, attempt: ctx.task.attempt };
+});
+`,
+  "reserved.ts": `import { workflow } from "yardmaster";
+export const runs = workflow("runs");
+runs.node({ start: true }, async function a() { return 1; });
+`,
   "gone.ts": `import { workflow } from "yardmaster";
 export const gone = workflow("gone");
 gone.node({ start: true }, async function only() { return "gone done"; });
