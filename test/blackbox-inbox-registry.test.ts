@@ -200,6 +200,9 @@ describe("asks of a retried attempt", () => {
     expect(opened.map((e) => e.data.ordinal)).toEqual([1, 1]);
     await api("POST", `/api/requests/${second.id}/answer`, { option_id: "y" });
     expect((await runEnded(runId)).output).toEqual({ pick: "y", attempt: 2 });
+    const removed = await api("DELETE", "/api/workflows/retry?persist=true");
+    expect(removed.status).toBe(200);
+    expect(removed.headers.get("x-service-persisted")).toBeNull();
   });
 });
 
@@ -352,6 +355,9 @@ describe("the agent surface with a task token", () => {
     const bare = await get(`/api/agent/tasks/${work.id}`);
     expect(bare.status).toBe(422);
     expect(JSON.stringify(bare.body).toLowerCase()).toContain("x-service-token");
+    const mcpBare = await api("POST", "/mcp/agent", { jsonrpc: "2.0", id: 1, method: "ping" });
+    expect(mcpBare.status).toBe(422);
+    expect(JSON.stringify(mcpBare.body).toLowerCase()).toContain("x-service-token");
     const unknown = await api("GET", `/api/agent/tasks/${work.id}`, undefined, token("nope"));
     expect(unknown.status).toBe(403);
     refusal = unknown.body.error;
@@ -688,6 +694,9 @@ describe("workflow registration", () => {
       const run = (await get(`/api/runs/${blocked}`)).body;
       return run.tasks?.find((t: any) => t.status === "in_progress");
     });
+    const move = await api("PUT", "/api/workflows/blocker", { pool: "default" });
+    expect(move.status).toBe(409);
+    expect(move.body.code).toBe("conflict");
     const queued = await submit("gone", "queued behind");
     const removed = await api("DELETE", "/api/workflows/gone?persist=true");
     expect(removed.status).toBe(200);
@@ -726,6 +735,30 @@ describe("workflow registration", () => {
   });
 });
 
+describe("removing and replacing workflows with work in them", () => {
+  it("re-reads a replaced file from disk for the recorded target", async () => {
+    const file = join(project.dir, "wf", "gone.ts");
+    writeFileSync(file, readFileSync(file, "utf8").replace("gone done", "gone v2"));
+    expect((await api("PUT", "/api/workflows/gone", {})).status).toBe(200);
+    expect((await runEnded(await submit("gone", "after edit"))).output).toBe("gone v2");
+  });
+
+  it("recovers a waiting node when its workflow is registered again", async () => {
+    const runId = await submit("durable", "removed while waiting");
+    const [first] = await requestsOf(runId, 1);
+    const removed = await api("DELETE", "/api/workflows/durable");
+    expect(removed.body).toEqual({ workflow: "durable", task_ids: [first.task_id] });
+    expect((await get(`/api/runs/${runId}`)).body.unregistered).toBe(true);
+    const back = await api("POST", "/api/workflows", { target: wf("durable.ts", "durable") });
+    expect(back.status).toBe(201);
+    const answered = await api("POST", `/api/requests/${first.id}/answer`, { option_id: "a" });
+    expect(answered.status).toBe(200);
+    const [, second] = await requestsOf(runId, 2);
+    await api("POST", `/api/requests/${second.id}/answer`, { value: "then" });
+    expect((await runEnded(runId)).output).toEqual({ first: "a", second: "then" });
+  });
+});
+
 describe("plugins", () => {
   let manifest: any[];
   let plug: any;
@@ -736,7 +769,7 @@ describe("plugins", () => {
     manifest = res.body;
     expect(manifest[0].workflow).toBe("_builtin");
     const order = manifest.map((m) => m.workflow);
-    const configured = ["inbox", "quick", "durable", "agentic", "plug"];
+    const configured = ["inbox", "quick", "agentic", "plug"];
     expect(order.filter((w) => configured.includes(w))).toEqual(configured);
     expect(order.indexOf("swap")).toBeGreaterThan(order.indexOf("plug"));
     expect(order.indexOf("gone")).toBeGreaterThan(order.indexOf("swap"));
