@@ -123,7 +123,7 @@ describe("ctx.ask from a node", () => {
     const byValue = await api("POST", `/api/requests/${ask.id}/answer`, { value: "red" });
     expect(byValue.status).toBeGreaterThanOrEqual(400);
     expect(byValue.status).toBeLessThan(500);
-    expect(typeof byValue.body.code).toBe("string");
+    expect(byValue.body.code).toBe("invalid_option");
     expect(typeof byValue.body.error).toBe("string");
     const bad = await api("POST", `/api/requests/${ask.id}/answer`, { option_id: "green" });
     expect(bad.status).toBeGreaterThanOrEqual(400);
@@ -152,9 +152,12 @@ describe("ctx.ask from a node", () => {
     expect(text.options ?? null).toBeNull();
     const byOption = await api("POST", `/api/requests/${text.id}/answer`, { option_id: "x" });
     expect(byOption.status).toBeGreaterThanOrEqual(400);
+    expect(byOption.body.code).toBe("invalid_option");
     const ok = await api("POST", `/api/requests/${text.id}/answer`, { value: "hello" });
     expect(ok.status).toBe(200);
     expect(ok.body.answer).toBe("hello");
+    const answered = (await events(runId, "request.answered")).at(-1);
+    expect(answered.data).toEqual({ author: "user", option_id: null, request_id: text.id });
     const ordinals = (await events(runId, "request.opened")).map((e) => e.data.ordinal);
     expect(ordinals.slice(0, 2)).toEqual([1, 2]);
   });
