@@ -2,7 +2,13 @@
 // server with `require_token = true`, and of `yardmaster token rotate` against it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeFlows } from "./support/blackbox-flows.ts";
-import { type BlackboxServer, makeDir, rotateToken, startServer, waitFor } from "./support/blackbox-server.ts";
+import {
+  type BlackboxServer,
+  makeDir,
+  rotateToken,
+  startServer,
+  waitFor,
+} from "./support/blackbox-server.ts";
 import { checkError } from "./support/blackbox-shapes.ts";
 import { openStream } from "./support/blackbox-sse.ts";
 
@@ -19,14 +25,19 @@ afterAll(async () => {
 }, 30_000);
 
 const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
-const accepted = async (t: string) => (await srv.call("GET", "/api/runs", undefined, bearer(t))).status === 200;
+const accepted = async (t: string) =>
+  (await srv.call("GET", "/api/runs", undefined, bearer(t))).status === 200;
 
 describe("operator token", () => {
   it("refuses operator endpoints without or with a wrong token, 401 unauthorized", async () => {
     await waitFor("the rotated token", () => accepted(token));
     checkError(await srv.call("GET", "/api/runs"), 401, "unauthorized");
     checkError(await srv.call("GET", "/api/runs", undefined, bearer("wrong")), 401, "unauthorized");
-    checkError(await srv.call("POST", "/api/workflows/chain/runs", { title: "x" }), 401, "unauthorized");
+    checkError(
+      await srv.call("POST", "/api/workflows/chain/runs", { title: "x" }),
+      401,
+      "unauthorized",
+    );
     checkError(await srv.call("GET", "/api/workflows"), 401, "unauthorized");
     const made = await srv.call("POST", "/api/workflows/chain/runs", { title: "x" }, bearer(token));
     expect(made.status).toBe(201);
@@ -41,11 +52,15 @@ describe("operator token", () => {
       auth: "token",
       authenticated: true,
     });
-    expect((await srv.call("GET", "/api/me", undefined, bearer("wrong"))).body.authenticated).toBe(false);
+    expect((await srv.call("GET", "/api/me", undefined, bearer("wrong"))).body.authenticated).toBe(
+      false,
+    );
   });
 
   it("accepts access_token on /api/events only", async () => {
-    const open = await openStream(`${srv.url}/api/events?access_token=${encodeURIComponent(token)}`);
+    const open = await openStream(
+      `${srv.url}/api/events?access_token=${encodeURIComponent(token)}`,
+    );
     open.close();
     expect(open.status).toBe(200);
     const refused = await srv.call("GET", "/api/events");

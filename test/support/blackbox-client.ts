@@ -1,5 +1,5 @@
 // Operator-side helpers over one black-box server: submit, read, wait, and a live event tap.
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { writeFlows } from "./blackbox-flows.ts";
 import { type BlackboxServer, makeDir, startServer, waitFor } from "./blackbox-server.ts";
 import { checkEnvelope } from "./blackbox-shapes.ts";
@@ -40,7 +40,8 @@ export async function startSuite(server = ""): Promise<Suite> {
         const r = await run(id);
         return test(r) ? r : undefined;
       }),
-    untilTask: (runId, test, what) => waitFor(what, async () => ((await run(runId)).tasks ?? []).find(test)),
+    untilTask: (runId, test, what) =>
+      waitFor(what, async () => ((await run(runId)).tasks ?? []).find(test)),
     eventsOf: (runId) => tap.events().filter((e) => e.run_id === runId),
     async stored(runId) {
       const reply = await srv.call("GET", `/api/runs/${runId}/events`);
@@ -63,4 +64,17 @@ export async function checkPositions(srv: BlackboxServer): Promise<any[]> {
   const list = (await srv.call("GET", "/api/runs")).body as any[];
   expect(list.map((r) => r.position)).toEqual(list.map((_, i) => i + 1));
   return list;
+}
+
+/** One suite per test file: started before its tests, stopped after them. */
+export function suiteForFile(server = ""): Suite {
+  let started: Suite | undefined;
+  beforeAll(async () => {
+    started = await startSuite(server);
+  }, 30_000);
+  afterAll(async () => {
+    await started?.stop();
+  }, 30_000);
+  // The tests read the suite lazily, once beforeAll has filled it in.
+  return new Proxy({} as Suite, { get: (_, key) => (started as any)[key] });
 }

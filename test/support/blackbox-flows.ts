@@ -87,6 +87,22 @@ flaky.node({ start: true, retries: 1 }, async function shaky() {
   throw new Error("boom");
 });
 
+export const wobbly = workflow("wobbly");
+wobbly.node({ start: true, retries: 1 }, async function teeter({}, input: unknown, ctx: any) {
+  if (ctx.task.attempt === 1) await parked(ctx.task.run_id, ctx.signal);
+  throw new Error("wobble " + ctx.task.attempt);
+});
+
+export const blank = workflow("blank");
+blank.node({ start: true }, async function nothing() {
+  return null;
+});
+
+export const patient = workflow("patient");
+patient.node({ start: true, timeout: 0.5 }, async function wait({}, input: unknown, ctx: any) {
+  return await ctx.ask({ prompt: "take your time" });
+});
+
 export const fatal = workflow("fatal");
 fatal.node({ start: true, retries: 3 }, async function doomed() {
   throw new NonRetryable("no hope");
@@ -107,7 +123,22 @@ asker.node(async function done({}, answer: string) {
 });
 `;
 
-const NAMES = ["chain", "hold", "gate", "fan", "multi", "partial", "looper", "flaky", "fatal", "slow", "asker"];
+const NAMES = [
+  "chain",
+  "hold",
+  "gate",
+  "fan",
+  "multi",
+  "partial",
+  "looper",
+  "flaky",
+  "wobbly",
+  "blank",
+  "patient",
+  "fatal",
+  "slow",
+  "asker",
+];
 
 export function writeFlows(dir: string, server = ""): string {
   writeFileSync(join(dir, "flows.ts"), flows(dir));
@@ -118,7 +149,17 @@ export function writeFlows(dir: string, server = ""): string {
     "",
   ]);
   const pools = ["[pools.default]", "capacity = 4", "", "[pools.narrow]", "capacity = 1", ""];
-  return ["[server]", 'host = "127.0.0.1"', server, "", "[defaults]", "retries = 0", "", ...pools, ...rows].join("\n");
+  return [
+    "[server]",
+    'host = "127.0.0.1"',
+    server,
+    "",
+    "[defaults]",
+    "retries = 0",
+    "",
+    ...pools,
+    ...rows,
+  ].join("\n");
 }
 
 export function release(dir: string, key: string): void {

@@ -19,8 +19,16 @@ export interface BlackboxServer {
   url: string;
   dir: string;
   config: string;
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
-  stop(): Promise<void>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Reply>;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** Stops the process; its folder is removed unless `keep` (to restart on the same store). */
+  stop(keep?: boolean): Promise<void>;
 }
 
 /** A fresh folder for one server's files; removed by `stop`. */
@@ -40,16 +48,33 @@ function cleanEnv(): NodeJS.ProcessEnv {
 export async function startServer(dir: string, toml: string): Promise<BlackboxServer> {
   const config = join(dir, "yardmaster.toml");
   writeFileSync(config, toml);
-  const args = [BIN, "serve", "--config", config, "--port", "0", "--store", `sqlite:${join(dir, "s.db")}`];
+  const args = [
+    BIN,
+    "serve",
+    "--config",
+    config,
+    "--port",
+    "0",
+    "--store",
+    `sqlite:${join(dir, "s.db")}`,
+  ];
   const child = spawn(process.execPath, args, { cwd: dir, env: cleanEnv() });
-  const url = await listeningUrl(child);
+  let output = "";
+  child.stdout.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    output += chunk;
+  });
+  // A wildcard bind is reached over loopback; the URL printed is still the bind's.
+  const url = (await listeningUrl(child)).replace("//0.0.0.0:", "//127.0.0.1:");
   const call: BlackboxServer["call"] = (method, path, body, headers) =>
     request(url, method, path, body, headers);
-  const stop = async () => {
+  const stop = async (keep = false) => {
     await stopChild(child);
-    rmSync(dir, { recursive: true, force: true });
+    if (!keep) rmSync(dir, { recursive: true, force: true });
   };
-  return { url, dir, config, call, stop };
+  return { url, dir, config, call, output: () => output, stop };
 }
 
 function listeningUrl(child: ChildProcess): Promise<string> {
@@ -113,16 +138,25 @@ export async function request(
 /** Runs `yardmaster token rotate --config FILE` and answers the last stdout line. */
 export function rotateToken(config: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [BIN, "token", "rotate", "--config", config], { env: cleanEnv() }, (error, stdout) => {
-      if (error) return reject(error);
-      const lines = stdout.trim().split("\n");
-      resolve(lines[lines.length - 1].trim());
-    });
+    execFile(
+      process.execPath,
+      [BIN, "token", "rotate", "--config", config],
+      { env: cleanEnv() },
+      (error, stdout) => {
+        if (error) return reject(error);
+        const lines = stdout.trim().split("\n");
+        resolve(lines[lines.length - 1].trim());
+      },
+    );
   });
 }
 
 /** Polls `probe` until it answers something truthy; fails after `ms` with `what`. */
-export async function waitFor<T>(what: string, probe: () => Promise<T> | T, ms = 10_000): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T> | T,
+  ms = 10_000,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await probe();

@@ -28,7 +28,10 @@ export interface Stream {
   close(): void;
 }
 
-export async function openStream(url: string, headers: Record<string, string> = {}): Promise<Stream> {
+export async function openStream(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<Stream> {
   const abort = new AbortController();
   const res = await fetch(url, { headers, signal: abort.signal });
   const frames: Frame[] = [];
