@@ -3,6 +3,7 @@ import type { EventBus } from "./event-bus.ts";
 import type { Interrupt } from "./interrupt.ts";
 import type { PausableTimer } from "./pausable-timer.ts";
 import type { Registry } from "./registry.ts";
+import type { SlotReservation } from "./slot-claims.ts";
 import type { Store } from "./store.ts";
 import type { UnitOfWork, Work } from "./unit-of-work.ts";
 
@@ -30,8 +31,10 @@ export interface EngineCore {
   readonly slots: {
     release(live: LiveAttempt): void;
     reacquire(live: LiveAttempt): Promise<void>;
-    /** Inside `live`'s outcome unit: claims the next task for the slot it frees (see dispatcher). */
+    /** Inside `live`'s outcome unit: claims the next task for the slot it frees. */
     handOff(work: Work, live: LiveAttempt): Promise<void>;
+    /** A free slot of the pool for a unit about to enqueue work, or null (slot-claims.ts). */
+    reserve(pool: string): SlotReservation | null;
   };
   /** Stops a live attempt; the caller has written (or deliberately not written) its row. */
   interrupt(taskId: number, why: Interrupt): void;

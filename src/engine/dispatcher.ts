@@ -7,8 +7,8 @@ import { claimInto } from "./claim.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
 import type { RunRecord, TaskRecord } from "./domain.ts";
 import type { Pool } from "./registry.ts";
+import type { SlotOwner } from "./slot-claims.ts";
 import type { ContextExtensions } from "./task-context.ts";
-import type { Work } from "./unit-of-work.ts";
 
 export class Dispatcher {
   readonly #filling = new Set<string>();
@@ -56,23 +56,17 @@ export class Dispatcher {
     this.wake(live.pool);
   }
 
-  /**
-   * Inside the unit of work that records `live`'s outcome: claims the next task in dispatch
-   * order for the slot `live` is about to free, and starts it once the unit commits. That saves
-   * the separate claim transaction (and its event-loop turn) a freed slot would otherwise wait
-   * for. Attempts waiting to resume come first, so then the slot is simply released as before.
-   */
-  async handOff(work: Work, live: LiveAttempt): Promise<void> {
-    const pool = this.core.registry.pools.get(live.pool);
-    if (!pool || this.#stopped || !live.holdsSlot || this.#resumers.get(pool.name)?.length) return;
-    const [next] = await claimInto(work, this.core.registry.workflowsOnPool(pool.name), 1);
-    if (!next) return;
-    work.after(() => {
-      // The slot changes hands: `live` no longer frees it when it finishes.
-      live.holdsSlot = false;
-      pool.inFlight -= 1;
-      this.#start(pool, next.task, next.run);
-    });
+  /** Claims inside other units of work use these (slot-claims.ts). */
+  get slotOwner(): SlotOwner {
+    return {
+      registry: this.core.registry,
+      mayClaim: (pool) => !this.#stopped && !this.#resumers.get(pool.name)?.length,
+      startOnSlot: (pool, { task, run }) => {
+        // #start counts the slot again; the caller's slot (held or reserved) is the one it takes.
+        pool.inFlight -= 1;
+        this.#start(pool, task, run);
+      },
+    };
   }
 
   #serveResumers(pool: Pool): void {

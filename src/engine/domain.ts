@@ -121,6 +121,22 @@ export type NewTask = Omit<
   | "waiting_since"
 >;
 
+/** What `insertTask` answers in the fields a NewTask leaves out: ready, unclaimed, unfinished. */
+export const NEW_TASK_STATE = {
+  status: "ready",
+  started: null,
+  finished: null,
+  error: null,
+  result: null,
+  result_present: false,
+  terminal: false,
+  stats: null,
+  claim: 0,
+  token_hash: null,
+  used_s: 0,
+  waiting_since: null,
+} as const satisfies Omit<TaskRecord, keyof NewTask | "id">;
+
 export type LogAuthor = "agent" | "engine" | "user";
 export type LogKind = "deliverable" | "note" | "stats" | "failure";
 

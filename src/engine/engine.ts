@@ -14,6 +14,7 @@ import { Dispatcher } from "./dispatcher.ts";
 import { EventBus } from "./event-bus.ts";
 import { Interrupt } from "./interrupt.ts";
 import { type NodeDefaults, type RegisteredWorkflow, Registry } from "./registry.ts";
+import { handOff, reserveSlot } from "./slot-claims.ts";
 import type { Store } from "./store.ts";
 import type { ContextExtensions } from "./task-context.ts";
 import { UnitOfWork } from "./unit-of-work.ts";
@@ -52,10 +53,12 @@ export class Engine implements EngineCore {
     this.extensions = { ask: askPerson, ...options.extensions };
     const onError = options.onError ?? ((err) => console.error("yardmaster engine error", err));
     this.#dispatcher = new Dispatcher(this, this.extensions, onError);
+    const owner = this.#dispatcher.slotOwner;
     this.slots = {
       release: (live) => this.#dispatcher.release(live),
       reacquire: (live) => this.#dispatcher.reacquire(live),
-      handOff: (work, live) => this.#dispatcher.handOff(work, live),
+      handOff: (work, live) => handOff(owner, work, live),
+      reserve: (pool) => (this.#started ? reserveSlot(owner, pool) : null),
     };
     this.#graceMs = options.stopGraceMs ?? 5000;
   }

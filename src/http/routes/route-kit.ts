@@ -29,7 +29,6 @@ type ZodRoute = Parameters<typeof serializerCompiler>[0];
  * the response schema (which stays in the OpenAPI description); other statuses are checked.
  * Only for answers built by a typed view whose output the tests check against the schema.
  */
-// biome-ignore lint/suspicious/noExplicitAny: fastify types each route's schema separately.
 export const trustedOk: FastifySerializerCompiler<any> = (route) =>
   String(route.httpStatus) === "200"
     ? (data) => JSON.stringify(data)

@@ -3,6 +3,8 @@ import { monotonicFactory } from "ulid";
 import type { EngineCore } from "../../engine/core.ts";
 import { OUTSTANDING, TERMINAL_RUN_STATUSES } from "../../engine/domain.ts";
 import { enqueueTask } from "../../engine/enqueue.ts";
+import type { RegisteredWorkflow } from "../../engine/registry.ts";
+import type { SlotReservation } from "../../engine/slot-claims.ts";
 import { appendLog } from "../../engine/work-log.ts";
 import { conflict, ServiceError } from "../errors.ts";
 import { cancelAttempt, requireRun } from "./shared.ts";
@@ -17,11 +19,33 @@ export async function submitRun(
   const reg = core.registry.workflows.get(workflow);
   if (!reg) throw new ServiceError("unknown_workflow", `Workflow ${workflow} is not registered.`);
   const description = body.description ?? "";
-  const runId = await core.uow.run(async (work) => {
+  // A free slot is filled by this transaction rather than by a claim transaction after it.
+  const slot = core.slots.reserve(reg.pool);
+  let tookOwn = false;
+  try {
+    const submitted = await insertSubmitted(core, reg, { title: body.title, description }, slot);
+    tookOwn = submitted.tookOwn;
+    return submitted.runId;
+  } finally {
+    slot?.settle();
+    // Claiming its own start task left nothing new for the dispatcher to look at.
+    if (!tookOwn) core.wake(reg.pool);
+  }
+}
+
+async function insertSubmitted(
+  core: EngineCore,
+  reg: RegisteredWorkflow,
+  payload: { title: string; description: string },
+  slot: SlotReservation | null,
+): Promise<{ runId: string; tookOwn: boolean }> {
+  const { title, description } = payload;
+  const workflow = reg.name;
+  return core.uow.run(async (work) => {
     const run = await work.tx.insertRun({
       id: ulid(work.now),
       workflow,
-      title: body.title,
+      title,
       description,
       status: "queued",
       created: work.now,
@@ -29,19 +53,18 @@ export async function submitRun(
       started: false,
     });
     work.emit("run.created", run.id, null, { position: run.position, title: run.title, workflow });
-    await enqueueTask(work, core.registry, {
+    const start = await enqueueTask(work, core.registry, {
       run,
       node: reg.graph.start,
       attempt: 1,
       payload_present: true,
-      payload: { title: body.title, description },
+      payload: { title, description },
       branch: [],
       lineage: { reason: "start", parent: null },
     });
-    return run.id;
+    const claimed = await slot?.claim(work);
+    return { runId: run.id, tookOwn: claimed?.task.id === start.id };
   });
-  core.wake(reg.pool);
-  return runId;
 }
 
 export async function editRun(

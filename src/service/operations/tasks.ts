@@ -1,7 +1,7 @@
 // Operator use cases on attempts: rerun a node, move, retry, set status.
 import { staleOpenRequests } from "../../engine/ask.ts";
 import type { EngineCore } from "../../engine/core.ts";
-import type { TaskRecord } from "../../engine/domain.ts";
+import { NEW_TASK_STATE, type TaskRecord } from "../../engine/domain.ts";
 import { enqueueJoin, enqueueTask } from "../../engine/enqueue.ts";
 import { Interrupt } from "../../engine/interrupt.ts";
 import { reopenRun, settleRun } from "../../engine/settle.ts";
@@ -148,16 +148,11 @@ export async function setTaskStatus(
 }
 
 async function writeStatus(work: Work, task: TaskRecord, status: "ready" | "dead_letter") {
+  // Back to ready: the outcome fields read as on a fresh attempt (same row, id and claim count).
+  const { started, finished, error, result, result_present, terminal } = NEW_TASK_STATE;
   const reset =
     status === "ready"
-      ? {
-          started: null,
-          finished: null,
-          error: null,
-          result: null,
-          result_present: false,
-          terminal: false,
-        }
+      ? { started, finished, error, result, result_present, terminal }
       : { finished: work.now };
   await staleOpenRequests(work, task.id);
   return (await work.tx.updateTask(task.id, { status, token_hash: null, ...reset }))!;

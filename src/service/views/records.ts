@@ -16,8 +16,9 @@ import type {
   SubmissionOut,
   TaskView,
 } from "../schemas/index.ts";
+import { isoTime } from "./iso-time.ts";
 
-export const iso = (ms: number) => new Date(ms).toISOString();
+export const iso = isoTime;
 export const isoOrNull = (ms: number | null) => (ms == null ? null : iso(ms));
 
 export function taskView(t: TaskRecord): TaskView {

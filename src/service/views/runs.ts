@@ -21,7 +21,7 @@ export function runSummary(run: RunRecord, facts: RunFacts): RunSummary {
     position: run.position,
     created: iso(run.created),
     updated: iso(run.updated),
-    current_nodes: [...new Set(facts.going.map((t) => t.node))],
+    current_nodes: facts.going.length === 0 ? [] : [...new Set(facts.going.map((t) => t.node))],
     pending_requests: facts.pending.length,
   };
   if (!facts.registered) summary.unregistered = true;

@@ -9,10 +9,26 @@ import { PatchStatements } from "./patch.ts";
 
 const GET_RUN = "SELECT * FROM runs WHERE id = ?";
 
+// The run list is read whole (10,000 rows is ordinary), so it is read as arrays, which
+// better-sqlite3 builds in half the time of objects, and decoded by position below.
 const LIST_RUNS = `
-SELECT * FROM runs
+SELECT id, workflow, title, description, status, position, created, updated, started FROM runs
 WHERE (@status IS NULL OR status = @status) AND (@workflow IS NULL OR workflow = @workflow)
 ORDER BY position`;
+
+function decodeListed(v: unknown[]): RunRecord {
+  return {
+    id: v[0] as string,
+    workflow: v[1] as string,
+    title: v[2] as string,
+    description: v[3] as string,
+    status: v[4] as RunRecord["status"],
+    position: v[5] as number,
+    created: v[6] as number,
+    updated: v[7] as number,
+    started: v[8] === 1,
+  };
+}
 
 const INSERT_RUN = `
 INSERT INTO runs (id, workflow, title, description, status, position, created, updated, started)
@@ -47,13 +63,13 @@ const DELETE_RUN_STATEMENTS = [
 
 export function runReads(db: Database.Database) {
   const get = db.prepare<[string], Row>(GET_RUN);
-  const list = db.prepare<[Row], Row>(LIST_RUNS);
+  const list = db.prepare<[Row], unknown[]>(LIST_RUNS).raw();
   return {
     get: (id: string): RunRecord | null => runCodec.decodeOrNull(get.get(id)),
     list: (filter: RunFilter = {}): RunRecord[] =>
       list
         .all({ status: filter.status ?? null, workflow: filter.workflow ?? null })
-        .map(runCodec.decode),
+        .map(decodeListed),
   };
 }
 

@@ -1,0 +1,68 @@
+// Claims made inside another unit of work, so that a slot is filled in the same transaction
+// that made it free or put work in front of it, instead of waking the dispatcher for a claim
+// transaction of its own (one more commit and event-loop turn per step):
+// - a finishing attempt hands its slot to the next task in dispatch order;
+// - a submit takes a free slot for the next task in dispatch order.
+// Both claim with the dispatcher's own order (claimInto), so which task runs next is the same as
+// if the dispatcher had claimed; attempts waiting to resume keep their priority over both.
+import { type Claimed, claimInto } from "./claim.ts";
+import type { LiveAttempt } from "./core.ts";
+import type { Pool, Registry } from "./registry.ts";
+import type { Work } from "./unit-of-work.ts";
+
+/** What these claims need from the dispatcher. */
+export interface SlotOwner {
+  readonly registry: Registry;
+  /** Whether new claims may be made for the pool now (not stopped, no resumer waiting). */
+  mayClaim(pool: Pool): boolean;
+  /** Starts a claimed attempt on a slot already counted in `pool.inFlight`. */
+  startOnSlot(pool: Pool, claimed: Claimed): void;
+}
+
+/** Inside `live`'s outcome unit: claims a task for the slot `live` frees, started on commit. */
+export async function handOff(owner: SlotOwner, work: Work, live: LiveAttempt): Promise<void> {
+  const pool = owner.registry.pools.get(live.pool);
+  if (!pool || !live.holdsSlot || !owner.mayClaim(pool)) return;
+  const [next] = await claimInto(work, owner.registry.workflowsOnPool(pool.name), 1);
+  if (!next) return;
+  work.after(() => {
+    // The slot changes hands: `live` no longer frees it when it finishes.
+    live.holdsSlot = false;
+    owner.startOnSlot(pool, next);
+  });
+}
+
+export interface SlotReservation {
+  /** Inside the unit: claims the next task for the reserved slot, started on commit. */
+  claim(work: Work): Promise<Claimed | null>;
+  /** After the unit (committed or not): gives the slot back unless a claim took it. */
+  settle(): void;
+}
+
+/**
+ * Reserves a free slot of `poolName` for a unit about to run. The reservation counts in
+ * `inFlight` while the unit runs, so a dispatcher claim in the same batch cannot take the slot
+ * too; `settle` returns it if the unit claimed nothing or rolled back.
+ */
+export function reserveSlot(owner: SlotOwner, poolName: string): SlotReservation | null {
+  const pool = owner.registry.pools.get(poolName);
+  if (!pool || pool.inFlight >= pool.capacity || !owner.mayClaim(pool)) return null;
+  pool.inFlight += 1;
+  let held = true;
+  return {
+    async claim(work) {
+      const [next] = await claimInto(work, owner.registry.workflowsOnPool(pool.name), 1);
+      if (!next) return null;
+      work.after(() => {
+        held = false;
+        owner.startOnSlot(pool, next);
+      });
+      return next;
+    },
+    settle() {
+      if (!held) return;
+      held = false;
+      pool.inFlight -= 1;
+    },
+  };
+}
