@@ -15,6 +15,11 @@ type Reply = { id: number; nodes?: Array<[string, ScannedNode]>; error?: string 
 const CHILD = fileURLToPath(new URL("./source-scan-child.mjs", import.meta.url));
 /** How long an idle child waits for the next scan before it is let go. */
 const IDLE_MS = 2000;
+/**
+ * How long one scan may take in the child. Loading the compiler takes about a second; a child
+ * that has not answered by then is wedged: it is killed, and the scan runs in process.
+ */
+const SCAN_MS = 30_000;
 
 interface Child {
   proc: ChildProcess;
@@ -67,7 +72,16 @@ function scanInChild(file: string, text: string, receiver?: string): Promise<Sca
   child.proc.channel?.ref();
   const id = nextId++;
   return new Promise<Scan>((resolve, reject) => {
-    child.waiting.set(id, { resolve, reject });
+    const timer = setTimeout(() => {
+      child.proc.kill("SIGKILL"); // its exit rejects every scan it holds, this one included
+    }, SCAN_MS);
+    const settle =
+      <T>(finish: (value: T) => void) =>
+      (value: T) => {
+        clearTimeout(timer);
+        finish(value);
+      };
+    child.waiting.set(id, { resolve: settle(resolve), reject: settle(reject) });
     child.proc.send({ id, file, text, receiver });
   });
 }
