@@ -11,6 +11,7 @@ import {
   readSource,
   route,
 } from "../src/authoring/index.ts";
+import { eventually, startTestServer } from "./support/server-harness.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -86,5 +87,53 @@ describe("examples/demo.ts", () => {
     const source = await readSource(loaded);
     expect(source!.file).toBe(path.join(root, "examples/demo.ts"));
     expect(Object.keys(source!.nodes)).toEqual(["plan", "brew", "taste", "serve"]);
+  });
+});
+
+describe("examples/scribe.ts", () => {
+  it("runs the scripted agent; a misfit submission is repaired and the valid one published", {
+    timeout: 30_000,
+  }, async () => {
+    const agent = path.join(root, "examples", "agents", "scripted-agent.mjs");
+    const toml = [
+      "[server]",
+      'host = "127.0.0.1"',
+      "port = 0",
+      "[pools.default]",
+      "capacity = 2",
+      "[workflows.scribe]",
+      `target = ${JSON.stringify(`${path.join(root, "examples", "scribe.ts")}:scribe`)}`,
+      "[agents.default]",
+      `command = [${JSON.stringify(process.execPath)}, ${JSON.stringify(agent)}]`,
+    ].join("\n");
+    const s = await startTestServer(toml);
+    try {
+      const script = {
+        turns: [
+          [{ text: "Reading the report.\n" }, { submit: { summary: "", label: "finance" } }],
+          [{ submit: { summary: "Q3 up 4%", label: "finance" } }],
+        ],
+      };
+      const body = { title: "Q3 report", description: JSON.stringify(script) };
+      const { run_id } = (await s.call("POST", "/api/workflows/scribe/runs", body)).body;
+      const run = await eventually(async () => {
+        const r = (await s.call("GET", `/api/runs/${run_id}`)).body;
+        return ["completed", "failed"].includes(r.status) && r;
+      }, "the scribe run to end");
+      expect(run).toMatchObject({ status: "completed", output: { summary: "Q3 up 4%" } });
+      const log = (await s.call("GET", `/api/runs/${run_id}/log`)).body;
+      expect(log).toContainEqual(
+        expect.objectContaining({ kind: "deliverable", text: "**finance**: Q3 up 4%" }),
+      );
+      const events = (await s.call("GET", `/api/runs/${run_id}/events?limit=1000`)).body;
+      const names = events.map((e: { name: string }) => e.name);
+      expect(names).toContain("submission.rejected");
+      expect(names).toContain("submission.repair");
+      const draft = run.tasks.find((t: { node: string }) => t.node === "draft");
+      const stream = (await s.call("GET", `/api/tasks/${draft.id}/stream?after=0`)).body;
+      expect(stream.chunks[0]).toMatchObject({ kind: "text", text: "Reading the report.\n" });
+    } finally {
+      await s.close();
+    }
   });
 });

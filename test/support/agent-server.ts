@@ -1,4 +1,4 @@
-// A real server whose `[agents.*]` run the scripted ACP agent (test/support/scripted-agent.mjs)
+// A real server whose `[agents.*]` run the scripted ACP agent (examples/agents/scripted-agent.mjs)
 // and whose workflows are test/fixtures/agents/flows.ts, with every published event recorded
 // and bounded waits.
 import { readFileSync } from "node:fs";
@@ -6,7 +6,14 @@ import { join } from "node:path";
 import type { EventRecord } from "../../src/engine/domain.ts";
 import { eventually, startTestServer, type TestServer } from "./server-harness.ts";
 
-export const SCRIPTED_AGENT = join(import.meta.dirname, "scripted-agent.mjs");
+export const SCRIPTED_AGENT = join(
+  import.meta.dirname,
+  "..",
+  "..",
+  "examples",
+  "agents",
+  "scripted-agent.mjs",
+);
 export const FLOWS = join(import.meta.dirname, "..", "fixtures", "agents", "flows.ts");
 
 export interface AgentServer extends TestServer {

@@ -1,4 +1,5 @@
-// A real ACP agent for tests, speaking over stdio through @agentclientprotocol/sdk. What it does
+// A real ACP agent, speaking over stdio through @agentclientprotocol/sdk: the tests drive it, and
+// examples/scribe.ts runs it (examples/scribe.toml) so a newcomer can watch a transcript stream. What it does
 // is chosen by the first text block of its first prompt: a JSON script
 //   { "turns": [[step, ...], ...] }   turn i (0 = the first prompt, then repair turns) runs
 //                                     turns[i], or the last entry when there are fewer
