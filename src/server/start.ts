@@ -37,17 +37,42 @@ export async function openStore(url: string): Promise<Store> {
   throw new Error(`store ${JSON.stringify(url)} is not supported: use sqlite:<path>`);
 }
 
-async function registerConfigured(engine: Engine, config: ServerConfig): Promise<void> {
+async function registerConfigured(
+  engine: Engine,
+  config: ServerConfig,
+  log?: (line: string) => void,
+): Promise<void> {
   const rows = Object.entries(config.workflows);
   const targets = rows.length
-    ? rows.map(([, row]) => ({ target: row.target, pool: row.pool, recorded: row.writtenTarget }))
+    ? rows.map(([key, row]) => ({
+        key,
+        target: row.target,
+        pool: row.pool,
+        recorded: row.writtenTarget,
+      }))
     : config.fromFile
       ? []
-      : [{ target: DEMO_TARGET, pool: Object.keys(config.pools)[0], recorded: DEMO_TARGET }];
+      : [
+          {
+            key: "demo",
+            target: DEMO_TARGET,
+            pool: Object.keys(config.pools)[0],
+            recorded: DEMO_TARGET,
+          },
+        ];
   // The same checks as a registration over HTTP (plugins, reserved names); a failure stops
   // the start with the ServiceError's sentence.
-  for (const { target, pool, recorded } of targets) {
+  for (const { key, target, pool, recorded } of targets) {
     const loaded = await loadForRegistration(target, config.configDir);
+    const name = loaded.workflow.name;
+    // A workflow registers under its own name (http-api.md, Registration); a table named
+    // otherwise still works, but `DELETE ?persist` looks rows up by that name.
+    if (name !== key) {
+      log?.(
+        `${config.file}: workflows.${key}: the target defines workflow "${name}", registered ` +
+          `as "${name}"; name the table [workflows.${name}] so persisted removal finds it`,
+      );
+    }
     engine.register(registeredWorkflow(loaded, pool, recorded));
   }
   await syncRegistrations(engine);
@@ -81,7 +106,7 @@ export async function startServer(
     onError: (err) => options.log?.(`engine error: ${String((err as Error)?.stack ?? err)}`),
   });
   try {
-    await registerConfigured(engine, config);
+    await registerConfigured(engine, config, options.log);
   } catch (err) {
     await store.close();
     throw err;
