@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe } from "vitest";
 import type { Store } from "../src/engine/store.ts";
 import { claimsContract } from "./store-contract/claims.ts";
+import { mixedClaimsContract } from "./store-contract/claims-mixed.ts";
 import type { ContractOptions, Harness } from "./store-contract/fixtures.ts";
 import { joinsContract } from "./store-contract/joins-and-registrations.ts";
 import { lifecycleContract } from "./store-contract/lifecycle.ts";
@@ -41,6 +42,7 @@ export function storeContract(
     runsContract(harness);
     tasksContract(harness);
     claimsContract(harness);
+    mixedClaimsContract(harness);
     transactContract(harness);
     recordsContract(harness);
     joinsContract(harness);

@@ -1,61 +1,55 @@
-// The dispatcher's claim: pick the next ready tasks in dispatch order and mark them in_progress
-// inside the caller's transaction, so no other claimer can take the same rows in between (the
-// SQLite writer is exclusive while a transaction is open).
-//
-// Two steps rather than one `UPDATE .. WHERE id IN (SELECT ..) RETURNING`: selecting the ids in
-// order, then updating each by its primary key, costs half as much as the single statement
-// (whose RETURNING order is undefined and needed a second lookup of the run position to sort),
-// and the answer comes out already in dispatch order. The update repeats `status = 'ready'` so
-// a row can never be claimed twice. PostgreSQL form (several servers sharing pools): the SELECT
-// ends with FOR UPDATE OF t SKIP LOCKED, so concurrent claimers pass over each other's rows.
+// The dispatcher's claim, inside the caller's transaction: the next ready attempts in dispatch
+// order come from the writer's ready index (ready-index.ts), and each is marked in_progress by
+// its primary key. The UPDATE repeats `status = 'ready'`, so a row is never claimed twice even if
+// the index were wrong; should a row not match, the index is reloaded from the tables and the
+// claim goes on from there. PostgreSQL form (several servers sharing pools, no shared index):
+// SELECT the ids in dispatch order with FOR UPDATE OF t SKIP LOCKED, then this UPDATE.
 import type Database from "better-sqlite3";
-import type { TaskRecord } from "../../engine/domain.ts";
+import type { RunRecord, TaskRecord } from "../../engine/domain.ts";
 import type { Row } from "./codec.ts";
-import { taskCodec } from "./columns.ts";
-
-// Plan: walk `runs_active` (queued and running runs only) in position order and probe
-// `tasks_ready` for each run, which yields the in-run order too; the sorter then only orders
-// within a run and stops once LIMIT rows are out. The cost is the runs passed over (active runs
-// of other workflows or with nothing ready) plus the rows claimed, never the size of the
-// history. CROSS JOIN and INDEXED BY pin that plan in SQLite; left to itself the planner may
-// instead sort every ready task (10 ms per claim at 10,000 ready tasks instead of 0.1 ms).
-// PostgreSQL: a plain JOIN, the equivalent partial indexes, and FOR UPDATE OF t SKIP LOCKED.
-const selectReady = (workflowMatch: string) => `
-SELECT t.id FROM runs r INDEXED BY runs_active CROSS JOIN tasks t
-WHERE t.run_id = r.id
-  AND t.status = 'ready'
-  AND r.status IN ('queued', 'running')
-  AND ${workflowMatch}
-ORDER BY r.position, t.priority DESC, t.created, t.id
-LIMIT @limit`;
-
-// A pool usually serves one workflow: binding it directly spares the json_each table.
-export const CLAIM_ONE_WORKFLOW = selectReady("r.workflow = @workflow");
-export const CLAIM_WORKFLOWS = selectReady(
-  "r.workflow IN (SELECT value FROM json_each(@workflows))",
-);
+import { runCodec, taskCodec } from "./columns.ts";
+import { type IndexSource, ReadyIndex } from "./ready-index.ts";
 
 const TAKE_TASK = `
-UPDATE tasks SET status = 'in_progress', started = @now, claim = claim + 1
-WHERE id = @id AND status = 'ready'
-RETURNING *`;
+UPDATE tasks SET status = 'in_progress', started = ?, claim = claim + 1
+WHERE id = ? AND status = 'ready'`;
+
+// What the index is loaded from: both walk a partial or status index, never the history.
+export const ACTIVE_RUNS = `SELECT * FROM runs INDEXED BY runs_active
+WHERE status IN ('queued', 'running')`;
+export const READY_TASKS = "SELECT * FROM tasks INDEXED BY tasks_status WHERE status = 'ready'";
+const GET_RUN = "SELECT * FROM runs WHERE id = ?";
+
+function indexSource(db: Database.Database): IndexSource {
+  const active = db.prepare<[], Row>(ACTIVE_RUNS);
+  const ready = db.prepare<[], Row>(READY_TASKS);
+  const get = db.prepare<[string], Row>(GET_RUN);
+  return {
+    activeRuns: (): RunRecord[] => active.all().map(runCodec.decode),
+    readyTasks: (): TaskRecord[] => ready.all().map(taskCodec.decode),
+    getRun: (id: string): RunRecord | null => runCodec.decodeOrNull(get.get(id)),
+  };
+}
 
 export function claimWrites(db: Database.Database) {
-  const one = db.prepare<[Row], number>(CLAIM_ONE_WORKFLOW).pluck();
-  const many = db.prepare<[Row], number>(CLAIM_WORKFLOWS).pluck();
-  const take = db.prepare<[Row], Row>(TAKE_TASK);
+  const take = db.prepare<[number, number]>(TAKE_TASK);
+  const index = new ReadyIndex(indexSource(db));
   return {
+    index,
     claim(workflows: readonly string[], limit: number, now: number): TaskRecord[] {
       if (workflows.length === 0 || !(limit >= 1)) return [];
       const n = Math.floor(limit);
-      const ids =
-        workflows.length === 1
-          ? one.all({ workflow: workflows[0], limit: n })
-          : many.all({ workflows: JSON.stringify(workflows), limit: n });
       const out: TaskRecord[] = [];
-      for (const id of ids) {
-        const row = take.get({ id, now });
-        if (row !== undefined) out.push(taskCodec.decode(row));
+      // A second round only after a row did not match, with the index reloaded.
+      for (let round = 0; round < 2 && out.length < n; round++) {
+        let mismatch = false;
+        for (const task of index.take(workflows, n - out.length)) {
+          if (take.run(now, task.id).changes === 1) {
+            out.push({ ...task, status: "in_progress", started: now, claim: task.claim + 1 });
+          } else mismatch = true;
+        }
+        if (!mismatch) break;
+        index.drop();
       }
       return out;
     },

@@ -71,6 +71,7 @@ export class SqliteStore extends SqliteReader implements Store {
     } catch (err) {
       // BEGIN or COMMIT failed (or SQLite aborted the transaction): nothing is durable.
       if (writer.inTransaction) this.#rollback.run();
+      this.#writes.claims.index.drop();
       for (const item of batch) item.reject(err);
       return;
     }
@@ -92,6 +93,8 @@ export class SqliteStore extends SqliteReader implements Store {
     } catch (error) {
       // SQLite may have rolled the whole transaction back by itself (e.g. on SQLITE_FULL):
       // then the batch cannot commit and the caller sees the error through the commit path.
+      // The ready index followed the writes being undone: it is reloaded on the next claim.
+      this.#writes.claims.index.drop();
       if (!writer.inTransaction) throw error;
       this.#rollbackTo.run();
       this.#release.run();

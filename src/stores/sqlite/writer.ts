@@ -60,27 +60,48 @@ export class SqliteWriter extends SqliteReader implements StoreWriter {
     return this.#writes;
   }
 
+  // The ready index (ready-index.ts) follows every write to runs and tasks made here.
+  override async getRun(id: string): Promise<RunRecord | null> {
+    return this.#writes.claims.index.run(id) ?? super.getRun(id);
+  }
   async insertRun(run: Omit<RunRecord, "position">): Promise<RunRecord> {
-    return this.#w.runs.insert(run);
+    const w = this.#w;
+    const record = w.runs.insert(run);
+    w.claims.index.runWritten(record);
+    return record;
   }
   async updateRun(id: string, patch: Partial<Omit<RunRecord, "id" | "position">>) {
-    return this.#w.runs.update(id, patch);
+    const w = this.#w;
+    const record = w.runs.update(id, patch);
+    w.claims.index.runWritten(record);
+    return record;
   }
+  // Both renumber other runs' positions: the index is reloaded rather than followed.
   async moveRun(id: string, index: number): Promise<RunRecord> {
-    return this.#w.runs.move(id, index);
+    const w = this.#w;
+    w.claims.index.drop();
+    return w.runs.move(id, index);
   }
   async deleteRun(id: string): Promise<void> {
-    this.#w.runs.remove(id);
+    const w = this.#w;
+    w.claims.index.drop();
+    w.runs.remove(id);
   }
   async insertTask(task: NewTask): Promise<TaskRecord> {
-    return this.#w.tasks.insert(task);
+    const w = this.#w;
+    const record = w.tasks.insert(task);
+    w.claims.index.taskWritten(record);
+    return record;
   }
   async updateTask(
     id: number,
     patch: Partial<Omit<TaskRecord, "id" | "run_id">>,
     guard?: TaskGuard,
   ): Promise<TaskRecord | null> {
-    return this.#w.tasks.update(id, patch, guard);
+    const w = this.#w;
+    const record = w.tasks.update(id, patch, guard);
+    if (record) w.claims.index.taskWritten(record);
+    return record;
   }
   async claimTasks(workflows: readonly string[], limit: number, now: number) {
     return this.#w.claims.claim(workflows, limit, now);

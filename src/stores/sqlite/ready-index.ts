@@ -1,0 +1,161 @@
+// The writer's in-memory picture of what can be dispatched, so a claim does not search the
+// tables: for each workflow, the runs that are queued or running and have ready attempts, in
+// dispatch-list order, each with its ready attempts in in-run order (priority descending, then
+// created, then id). It also keeps the current record of every run that is queued or running or
+// has ready attempts, which answers `getRun` inside transactions.
+//
+// It is a cache of the writer connection's state, kept exact by the writer's own statements
+// (all of a SQLite file's writes go through this store's one writer). Anything it does not
+// follow cheaply (a run moved or deleted, a unit rolled back) drops it; the next claim reloads
+// it from the tables. Reads outside transactions never use it: they must see committed data.
+// A claim still updates each row with `status = 'ready'` in its WHERE clause, so a wrong
+// picture could never hand one attempt out twice. PostgreSQL with several servers sharing pools
+// cannot keep such a picture (another server writes too): it claims in SQL with SKIP LOCKED.
+import type { RunRecord, TaskRecord } from "../../engine/domain.ts";
+import { RunLine } from "./run-line.ts";
+
+export interface RunSlot {
+  run: RunRecord;
+  /** Ready attempts in in-run dispatch order. */
+  ready: TaskRecord[];
+  /** Bumped whenever the slot leaves its line, so entries left in a line's heap go stale. */
+  version: number;
+  inLine: boolean;
+}
+
+export interface IndexSource {
+  /** Runs that are queued or running. */
+  activeRuns(): RunRecord[];
+  /** Every ready attempt. */
+  readyTasks(): TaskRecord[];
+  getRun(id: string): RunRecord | null;
+}
+
+const isActive = (run: RunRecord) => run.status === "queued" || run.status === "running";
+
+/** In-run dispatch order: priority descending, then created, then id. */
+function inRunOrder(a: TaskRecord, b: TaskRecord): number {
+  return b.priority - a.priority || a.created - b.created || a.id - b.id;
+}
+
+export class ReadyIndex {
+  readonly #slots = new Map<string, RunSlot>();
+  readonly #lines = new Map<string, RunLine>();
+  #loaded = false;
+
+  constructor(private readonly source: IndexSource) {}
+
+  /** Forgets everything; the next claim reloads from the tables. */
+  drop(): void {
+    this.#loaded = false;
+    this.#slots.clear();
+    this.#lines.clear();
+  }
+
+  /** The current record of a run it follows (a copy), or undefined. */
+  run(id: string): RunRecord | undefined {
+    const slot = this.#loaded ? this.#slots.get(id) : undefined;
+    return slot && { ...slot.run };
+  }
+
+  runWritten(run: RunRecord): void {
+    if (!this.#loaded) return;
+    const slot = this.#slots.get(run.id) ?? this.#slotFor(run);
+    slot.run = run;
+    this.#place(slot);
+  }
+
+  /** A row of `tasks` as it now stands, after an insert or an update. */
+  taskWritten(task: TaskRecord): void {
+    if (!this.#loaded) return;
+    let slot = this.#slots.get(task.run_id);
+    const at = slot ? slot.ready.findIndex((t) => t.id === task.id) : -1;
+    if (slot && at >= 0) slot.ready.splice(at, 1);
+    if (task.status === "ready") {
+      if (!slot) {
+        const run = this.source.getRun(task.run_id);
+        if (!run) {
+          this.drop();
+          return;
+        }
+        slot = this.#slotFor(run);
+      }
+      insertSorted(slot.ready, task);
+    }
+    if (slot) this.#place(slot);
+  }
+
+  /**
+   * Removes and answers up to `limit` ready attempts of `workflows` in dispatch order. The
+   * caller marks them claimed in the table.
+   */
+  take(workflows: readonly string[], limit: number): TaskRecord[] {
+    if (!this.#loaded) this.#load();
+    const lines = workflows.map((w) => this.#lines.get(w)).filter((l) => l !== undefined);
+    const out: TaskRecord[] = [];
+    while (out.length < limit) {
+      let best: RunLine | undefined;
+      let head: RunSlot | undefined;
+      for (const line of lines) {
+        const candidate = line.peek();
+        if (candidate && (!head || candidate.run.position < head.run.position)) {
+          best = line;
+          head = candidate;
+        }
+      }
+      if (!best || !head) break;
+      out.push(head.ready.shift()!);
+      if (head.ready.length === 0) this.#place(head);
+    }
+    return out;
+  }
+
+  #slotFor(run: RunRecord): RunSlot {
+    const slot: RunSlot = { run, ready: [], version: 0, inLine: false };
+    this.#slots.set(run.id, slot);
+    return slot;
+  }
+
+  /** Puts the slot in or out of its workflow's line, and forgets it when nothing needs it. */
+  #place(slot: RunSlot): void {
+    const active = isActive(slot.run);
+    const claimable = active && slot.ready.length > 0;
+    if (claimable && !slot.inLine) {
+      let line = this.#lines.get(slot.run.workflow);
+      if (!line) {
+        line = new RunLine();
+        this.#lines.set(slot.run.workflow, line);
+      }
+      slot.inLine = true;
+      line.push(slot);
+    } else if (!claimable && slot.inLine) {
+      slot.inLine = false;
+      slot.version += 1;
+    }
+    if (!active && slot.ready.length === 0) this.#slots.delete(slot.run.id);
+  }
+
+  #load(): void {
+    this.#loaded = true;
+    for (const run of this.source.activeRuns()) this.#slotFor(run);
+    for (const task of this.source.readyTasks()) {
+      let slot = this.#slots.get(task.run_id);
+      if (!slot) {
+        const run = this.source.getRun(task.run_id);
+        if (!run) continue;
+        slot = this.#slotFor(run);
+      }
+      slot.ready.push(task);
+    }
+    for (const slot of this.#slots.values()) {
+      slot.ready.sort(inRunOrder);
+      this.#place(slot);
+    }
+  }
+}
+
+function insertSorted(list: TaskRecord[], task: TaskRecord): void {
+  let i = list.length;
+  while (i > 0 && inRunOrder(list[i - 1], task) > 0) i -= 1;
+  list.splice(i, 0, task);
+}
