@@ -4,7 +4,7 @@
 import { edgeRefs, GraphError, NodeTimeout, route } from "../authoring/index.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
 import type { RunRecord, TaskRecord } from "./domain.ts";
-import { Interrupt, isInterrupt } from "./interrupt.ts";
+import { ENDED, isInterrupt } from "./interrupt.ts";
 import { completeAttempt, failAttempt } from "./outcomes.ts";
 import { PausableTimer } from "./pausable-timer.ts";
 import { buildTaskContext, type ContextExtensions } from "./task-context.ts";
@@ -47,7 +47,7 @@ export async function runAttempt(
     if (!isInterrupt(err)) await failAttempt(core, task, err, live);
   } finally {
     live.timer?.clear();
-    if (!live.abort.signal.aborted) live.abort.abort(new Interrupt("ended"));
+    if (!live.abort.signal.aborted) live.abort.abort(ENDED);
   }
 }
 

@@ -20,3 +20,7 @@ export class Interrupt extends Error {
 }
 
 export const isInterrupt = (value: unknown): value is Interrupt => value instanceof Interrupt;
+
+/** The reason every finished attempt's signal is aborted with: one instance, since an Error
+ * captures a stack trace when made and this happens once per attempt. */
+export const ENDED: Interrupt = new Interrupt("ended");

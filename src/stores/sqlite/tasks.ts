@@ -2,7 +2,13 @@
 // clause so "check then write" is one statement: a completion that lost its claim changes
 // nothing and gets null back.
 import type Database from "better-sqlite3";
-import { NEW_TASK_STATE, type NewTask, type TaskRecord } from "../../engine/domain.ts";
+import {
+  NEW_TASK_STATE,
+  type NewTask,
+  TASK_STATUSES,
+  type TaskRecord,
+  type TaskStatus,
+} from "../../engine/domain.ts";
 import type { TaskFilter, TaskGuard } from "../../engine/store.ts";
 import type { Row } from "./codec.ts";
 import { taskCodec } from "./columns.ts";
@@ -38,7 +44,15 @@ INSERT INTO tasks (run_id, node, attempt, priority, explicit, created, payload_p
 VALUES (@run_id, @node, @attempt, @priority, @explicit, @created, @payload_present, @payload,
   @branch, @lineage)`;
 
-const GUARD_STATUS = " AND status IN (SELECT value FROM json_each(@guard_status))";
+// The status guard is written into the statement text (one cached statement per guard set; the
+// engine uses a few) rather than bound as JSON for json_each, which cost a third of the update.
+// Only known statuses are ever written into SQL.
+const guardStatus = (statuses: readonly TaskStatus[]): string => {
+  for (const s of statuses) {
+    if (!TASK_STATUSES.includes(s)) throw new Error(`tasks: unknown status ${String(s)}`);
+  }
+  return ` AND status IN (${statuses.map((s) => `'${s}'`).join(", ")})`;
+};
 const GUARD_CLAIM = " AND claim = @guard_claim";
 
 export function taskReads(db: Database.Database) {
@@ -86,10 +100,7 @@ export function taskWrites(db: Database.Database) {
     ): TaskRecord | null {
       let extra = "";
       const params: Row = {};
-      if (guard.status !== undefined) {
-        extra += GUARD_STATUS;
-        params.guard_status = JSON.stringify(guard.status);
-      }
+      if (guard.status !== undefined) extra += guardStatus(guard.status);
       if (guard.claim !== undefined) {
         extra += GUARD_CLAIM;
         params.guard_claim = guard.claim;
