@@ -75,11 +75,42 @@ export function mixedClaimsContract(h: Harness): void {
       expect(await h.store.getRun(run.id)).toMatchObject({ status: "paused", updated: 7 });
     });
 
+    it("a guarded update of a claimed attempt answers the row a read gives back", async () => {
+      const run = await addRun(h.store, { workflow: "w1" });
+      const task = await addTask(h.store, run.id, { payload: { keep: [1, { deep: true }] } });
+      const [claimed] = await h.store.transact((tx) => tx.claimTasks(["w1"], 1, 10));
+      const guard = { status: ["in_progress", "waiting"] as const, claim: claimed.claim };
+      await h.store.transact(async (tx) => {
+        const parked = await tx.updateTask(
+          task.id,
+          { status: "waiting", waiting_since: 11 },
+          guard,
+        );
+        expect(parked).toStrictEqual(await tx.getTask(task.id));
+        const stale = await tx.updateTask(task.id, { status: "done" }, { ...guard, claim: 99 });
+        expect(stale).toBeNull();
+        // JSON as stored: an undefined member disappears, a date becomes its text.
+        const result = { n: 1, gone: undefined, at: new Date(0), list: [null, "x"] };
+        const patch = { status: "done" as const, finished: 12, result, result_present: true };
+        const done = await tx.updateTask(task.id, { ...patch, token_hash: null }, guard);
+        expect(done).toStrictEqual(await tx.getTask(task.id));
+        expect(done?.result).toStrictEqual({
+          n: 1,
+          at: "1970-01-01T00:00:00.000Z",
+          list: [null, "x"],
+        });
+        expect(await tx.updateTask(task.id, { status: "failed" }, guard)).toBeNull();
+      });
+      expect(await h.store.getTask(task.id)).toMatchObject({ status: "done", finished: 12 });
+    });
+
     it("answers the dispatch order of the committed rows through 400 random operations", async () => {
       const rnd = prng(20261123);
       const runs: RunRecord[] = [];
       const tasks: TaskRecord[] = [];
       let claimedTotal = 0;
+      let guardedWrites = 0;
+      const claimedLately: TaskRecord[] = [];
       for (let step = 0; step < 400; step++) {
         const roll = rnd.next();
         const rollback = rnd.next() < 0.1;
@@ -91,6 +122,24 @@ export function mixedClaimsContract(h: Harness): void {
             const run = rnd.pick(runs);
             const spec = { priority: rnd.int(3), created: rnd.int(5) };
             tasks.push(await tx.insertTask(taskInput(run.id, spec)));
+          } else if (roll < 0.5 && tasks.length) {
+            // A guarded update as an outcome writes it: answered exactly as a read gives it.
+            const pool = claimedLately.length && rnd.next() < 0.8 ? claimedLately : tasks;
+            const target = rnd.pick(pool);
+            const now = await tx.getTask(target.id);
+            const guard = { status: ["in_progress", "waiting"] as const, claim: now?.claim ?? 0 };
+            const patch = {
+              status: rnd.pick(TASK_STATUSES),
+              result: { step },
+              result_present: true,
+            };
+            const written = await tx.updateTask(target.id, patch, guard);
+            const read = await tx.getTask(target.id);
+            expect(written, `step ${step}`).toStrictEqual(written === null ? null : read);
+            if (now?.status === "in_progress" || now?.status === "waiting") {
+              expect(written).not.toBeNull();
+              guardedWrites += 1;
+            }
           } else if (roll < 0.55 && tasks.length) {
             const patch =
               rnd.next() < 0.5 ? { status: rnd.pick(TASK_STATUSES) } : { priority: rnd.int(3) };
@@ -113,6 +162,7 @@ export function mixedClaimsContract(h: Harness): void {
               `step ${step}`,
             ).toEqual(expected);
             claimedTotal += claimed.length;
+            claimedLately.splice(0, claimedLately.length, ...claimed);
             for (const t of claimed) expect(await tx.getTask(t.id)).toStrictEqual(t);
           }
           if (rollback) throw new Error("rolled back");
@@ -128,12 +178,17 @@ export function mixedClaimsContract(h: Harness): void {
         }
       }
       const left = await h.store.transact(async (tx) => {
+        // Work placed among whatever the mix left, so the last claim has something to order.
+        const late = await tx.insertRun(runInput({ workflow: "w2" }));
+        await tx.insertTask(taskInput(late.id, { priority: 1 }));
+        await tx.insertTask(taskInput(rnd.pick(runs).id, { priority: 2 }));
         const expected = await expectedClaim(tx, WORKFLOWS, 10_000);
         expect((await tx.claimTasks(WORKFLOWS, 10_000, 999)).map((t) => t.id)).toEqual(expected);
         return expected.length;
       });
-      // The mix exercised both: claims that found work, and work left to find at the end.
+      // The mix exercised claims that found work and updates of attempts the claims took.
       expect(claimedTotal).toBeGreaterThan(20);
+      expect(guardedWrites).toBeGreaterThan(5);
       expect(left).toBeGreaterThan(0);
     });
   });

@@ -45,7 +45,10 @@ export function claimWrites(db: Database.Database) {
         let mismatch = false;
         for (const task of index.take(workflows, n - out.length)) {
           if (take.run(now, task.id).changes === 1) {
-            out.push({ ...task, status: "in_progress", started: now, claim: task.claim + 1 });
+            const claimed = { ...task, status: "in_progress" as const, started: now };
+            claimed.claim += 1;
+            index.taskWritten({ ...claimed });
+            out.push(claimed);
           } else mismatch = true;
         }
         if (!mismatch) break;

@@ -14,6 +14,8 @@ export interface Codec<R> {
   encode(fields: Partial<R>): Row;
   /** Encodes every column for an insert; a missing field becomes NULL (JSON `null`, 0). */
   encodeAll(fields: Partial<R>): Row;
+  /** Decodes only the columns present in `row` (an encoded patch, as a read would answer it). */
+  decodePartial(row: Row): Partial<R>;
 }
 
 export function encodeValue(kind: ColumnKind, value: unknown): unknown {
@@ -44,6 +46,12 @@ export function makeCodec<R>(spec: Columns<R>): Codec<R> {
     columns: new Set(entries.map(([name]) => name)),
     decode,
     decodeOrNull: (row) => (row === undefined ? null : decode(row)),
+    decodePartial(row) {
+      const out: Row = {};
+      for (const name of Object.keys(row))
+        out[name] = decodeValue(spec[name as keyof R], row[name]);
+      return out as Partial<R>;
+    },
     encode(fields) {
       const out: Row = {};
       const given = fields as Row;

@@ -27,22 +27,38 @@ export class PatchStatements<R> {
    * column names; use a `guard_` prefix). Answers the updated row or undefined.
    */
   run(id: unknown, patch: object, extra: string, whereParams: Row): Row | undefined {
-    this.#rejectUnknown(patch);
-    const values = this.#target.codec.encode(patch as Partial<R>);
-    const columns = Object.keys(values);
-    const key = `${columns.join(",")}|${extra}`;
-    let statement = this.#cache.get(key);
-    if (statement === undefined) {
-      statement = this.#db.prepare(this.#sql(columns, extra));
-      this.#cache.set(key, statement);
-    }
+    const values = this.#encode(patch);
+    const statement = this.#statement(Object.keys(values), extra, " RETURNING *");
     return statement.get({ ...values, ...whereParams, key_id: id }) as Row | undefined;
   }
 
-  #sql(columns: readonly string[], extra: string): string {
-    // An empty patch still runs, so a guard-only update reports whether the guard holds.
-    const sets = columns.length === 0 ? "id = id" : columns.map((c) => `${c} = @${c}`).join(", ");
-    return `UPDATE ${this.#target.table} SET ${sets} WHERE id = @key_id${extra} RETURNING *`;
+  /**
+   * The same UPDATE without reading the row back, for a caller that already holds the row:
+   * answers the patch as a read would answer its columns, or undefined when no row matched.
+   */
+  runOver(id: unknown, patch: object, extra: string, whereParams: Row): Partial<R> | undefined {
+    const values = this.#encode(patch);
+    const statement = this.#statement(Object.keys(values), extra, "");
+    const { changes } = statement.run({ ...values, ...whereParams, key_id: id });
+    return changes === 1 ? this.#target.codec.decodePartial(values) : undefined;
+  }
+
+  #encode(patch: object): Row {
+    this.#rejectUnknown(patch);
+    return this.#target.codec.encode(patch as Partial<R>);
+  }
+
+  #statement(columns: readonly string[], extra: string, returning: string): Database.Statement {
+    const key = `${columns.join(",")}|${extra}|${returning}`;
+    let statement = this.#cache.get(key);
+    if (statement === undefined) {
+      // An empty patch still runs, so a guard-only update reports whether the guard holds.
+      const sets = columns.length === 0 ? "id = id" : columns.map((c) => `${c} = @${c}`).join(", ");
+      const sql = `UPDATE ${this.#target.table} SET ${sets} WHERE id = @key_id${extra}${returning}`;
+      statement = this.#db.prepare(sql);
+      this.#cache.set(key, statement);
+    }
+    return statement;
   }
 
   #rejectUnknown(patch: object): void {

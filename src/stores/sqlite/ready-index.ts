@@ -41,6 +41,9 @@ function inRunOrder(a: TaskRecord, b: TaskRecord): number {
 export class ReadyIndex {
   readonly #slots = new Map<string, RunSlot>();
   readonly #lines = new Map<string, RunLine>();
+  /** Attempts in progress or waiting, as their rows stand: a guarded update of one of them
+   * need not read its row back (tasks.ts). Filled by claims and updates while loaded. */
+  readonly #going = new Map<number, TaskRecord>();
   #loaded = false;
 
   constructor(private readonly source: IndexSource) {}
@@ -50,6 +53,12 @@ export class ReadyIndex {
     this.#loaded = false;
     this.#slots.clear();
     this.#lines.clear();
+    this.#going.clear();
+  }
+
+  /** The row of an attempt in progress or waiting, if it follows it. Do not change it. */
+  going(id: number): TaskRecord | undefined {
+    return this.#going.get(id);
   }
 
   /** The current record of a run it follows (a copy), or undefined. */
@@ -68,6 +77,8 @@ export class ReadyIndex {
   /** A row of `tasks` as it now stands, after an insert or an update. */
   taskWritten(task: TaskRecord): void {
     if (!this.#loaded) return;
+    if (task.status === "in_progress" || task.status === "waiting") this.#going.set(task.id, task);
+    else this.#going.delete(task.id);
     let slot = this.#slots.get(task.run_id);
     const at = slot ? slot.ready.findIndex((t) => t.id === task.id) : -1;
     if (slot && at >= 0) slot.ready.splice(at, 1);

@@ -93,10 +93,12 @@ export function taskWrites(db: Database.Database) {
       // JSON columns as a read would answer them: parsed from the text that was stored.
       return taskCodec.decode({ ...row, ...NEW_TASK_STATE, id, result: "null", stats: "null" });
     },
+    /** `known`: the row as it stands, when the caller holds it; then it is not read back. */
     update(
       id: number,
       fields: Partial<Omit<TaskRecord, "id" | "run_id">>,
       guard: TaskGuard = {},
+      known?: TaskRecord,
     ): TaskRecord | null {
       let extra = "";
       const params: Row = {};
@@ -105,7 +107,9 @@ export function taskWrites(db: Database.Database) {
         extra += GUARD_CLAIM;
         params.guard_claim = guard.claim;
       }
-      return taskCodec.decodeOrNull(patch.run(id, fields, extra, params));
+      if (known === undefined) return taskCodec.decodeOrNull(patch.run(id, fields, extra, params));
+      const changed = patch.runOver(id, fields, extra, params);
+      return changed === undefined ? null : { ...known, ...changed };
     },
   };
 }

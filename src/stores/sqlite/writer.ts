@@ -99,7 +99,7 @@ export class SqliteWriter extends SqliteReader implements StoreWriter {
     guard?: TaskGuard,
   ): Promise<TaskRecord | null> {
     const w = this.#w;
-    const record = w.tasks.update(id, patch, guard);
+    const record = w.tasks.update(id, patch, guard, w.claims.index.going(id));
     if (record) w.claims.index.taskWritten(record);
     return record;
   }
