@@ -132,6 +132,8 @@ export async function startBenchServer(spec: ServerSpec): Promise<BenchServer> {
   let errText = "";
   child.stderr!.on("data", (chunk: Buffer) => {
     errText = (errText + chunk.toString("utf8")).slice(-4000);
+    // BENCH_ECHO=1: the server's stderr on ours too (diagnostics it prints while measured).
+    if (process.env.BENCH_ECHO) process.stderr.write(chunk);
   });
   let stopped: Promise<number> | null = null;
   const stop = (): Promise<number> => {

@@ -54,6 +54,31 @@ describe("sqlite store", () => {
     outside.close();
   });
 
+  it("checkpoints the WAL on a worker thread, not in the writer's commits", async () => {
+    const path = join(freshDir(), "store.db");
+    const store = await openAt(path);
+    expect(store.pragma("wal_autocheckpoint")).toBe(0);
+    await store.transact(async (tx) => {
+      for (let i = 0; i < 200; i++) {
+        const run = await tx.insertRun(runInput());
+        await tx.insertTask(taskInput(run.id, { payload: { pad: "x".repeat(500) } }));
+      }
+    });
+    // The worker reports after each checkpoint; wait (bounded) for one that copied frames.
+    const deadline = Date.now() + 5000;
+    while (!(store.checkpoints?.checkpointed ?? 0) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(store.checkpoints?.checkpointed).toBeGreaterThan(0);
+    expect(store.checkpoints?.checkpointed).toBe(store.checkpoints?.log);
+    await store.close();
+    // The writer was the last connection: a clean close leaves no WAL behind.
+    expect(existsSync(`${path}-wal`)).toBe(false);
+    const reopened = new Database(path, { readonly: true });
+    expect(reopened.prepare("SELECT COUNT(*) FROM tasks").pluck().get()).toBe(200);
+    reopened.close();
+  });
+
   it("group commit: a failing transaction in a batch rolls back only its own writes", async () => {
     const store = await openAt(join(freshDir(), "store.db"));
     const outcomes = await Promise.allSettled([

@@ -111,7 +111,7 @@ export class Engine implements EngineCore {
     if (this.live.has(taskId)) return;
     await this.uow.run(async (work) => {
       const task = await work.tx.getTask(taskId);
-      if (!task || task.status !== "waiting") return;
+      if (task?.status !== "waiting") return;
       const pending = await work.tx.listRequests({ task_id: taskId, pending: true });
       if (pending.length) return;
       await work.tx.updateTask(taskId, { status: "ready", started: null, waiting_since: null });

@@ -3,7 +3,13 @@
 // rows put first in dispatch order. Stores may keep claim state in memory; this is what holds it
 // to the tables.
 import { describe, expect, it } from "vitest";
-import type { RunRecord, RunStatus, TaskRecord, TaskStatus } from "../../src/engine/domain.ts";
+import type {
+  Json,
+  RunRecord,
+  RunStatus,
+  TaskRecord,
+  TaskStatus,
+} from "../../src/engine/domain.ts";
 import type { StoreWriter } from "../../src/engine/store.ts";
 import { addRun, addTask, type Harness, runInput, taskInput } from "./fixtures.ts";
 
@@ -90,7 +96,8 @@ export function mixedClaimsContract(h: Harness): void {
         const stale = await tx.updateTask(task.id, { status: "done" }, { ...guard, claim: 99 });
         expect(stale).toBeNull();
         // JSON as stored: an undefined member disappears, a date becomes its text.
-        const result = { n: 1, gone: undefined, at: new Date(0), list: [null, "x"] };
+        const raw = { n: 1, gone: undefined, at: new Date(0), list: [null, "x"] };
+        const result = raw as unknown as Json;
         const patch = { status: "done" as const, finished: 12, result, result_present: true };
         const done = await tx.updateTask(task.id, { ...patch, token_hash: null }, guard);
         expect(done).toStrictEqual(await tx.getTask(task.id));

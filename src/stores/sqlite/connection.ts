@@ -4,6 +4,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import { Checkpointer } from "./checkpointer.ts";
 import { migrate } from "./migrations.ts";
 
 export interface SqliteOptions {
@@ -17,6 +18,8 @@ export interface Connections {
   writer: Database.Database;
   /** The same object as `writer` for `:memory:` (a private in-memory database has one connection). */
   reader: Database.Database;
+  /** WAL checkpoints on a worker thread (checkpointer.ts); none for `:memory:`. */
+  checkpointer: Checkpointer | null;
 }
 
 export const MEMORY = ":memory:";
@@ -26,11 +29,12 @@ const WRITER_CACHE_KIB = -65536;
 
 export function openConnections(path: string, options: SqliteOptions = {}): Connections {
   const busy = options.busyTimeoutMs ?? 5000;
+  const synchronous = options.synchronous === "FULL" ? "FULL" : "NORMAL";
   if (path !== MEMORY) mkdirSync(dirname(path), { recursive: true });
   const writer = new Database(path, { timeout: busy });
   try {
     writer.pragma("journal_mode = WAL");
-    writer.pragma(`synchronous = ${options.synchronous === "FULL" ? "FULL" : "NORMAL"}`);
+    writer.pragma(`synchronous = ${synchronous}`);
     writer.pragma("foreign_keys = ON");
     // SQLite's default page cache is 2 MiB, smaller than a busy store's working set (the
     // right-hand pages of every index plus the rows of the runs in flight): pages evicted
@@ -42,8 +46,9 @@ export function openConnections(path: string, options: SqliteOptions = {}): Conn
     writer.close();
     throw err;
   }
-  if (path === MEMORY) return { writer, reader: writer };
+  if (path === MEMORY) return { writer, reader: writer, checkpointer: null };
   const reader = new Database(path, { readonly: true, fileMustExist: true, timeout: busy });
   reader.pragma(`busy_timeout = ${Math.trunc(busy)}`);
-  return { writer, reader };
+  const checkpointer = new Checkpointer(path, writer, synchronous, Math.trunc(busy));
+  return { writer, reader, checkpointer };
 }

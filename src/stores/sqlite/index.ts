@@ -16,6 +16,7 @@
 // transaction's uncommitted writes; use `:memory:` for throwaway tools and tests only.
 import type Database from "better-sqlite3";
 import type { Store, StoreWriter } from "../../engine/store.ts";
+import type { CheckpointReport } from "./checkpointer.ts";
 import { type Connections, MEMORY, openConnections, type SqliteOptions } from "./connection.ts";
 import { prepareReads, type ReadQueries, SqliteReader } from "./reader.ts";
 import { type QueuedTransaction, TransactionQueue } from "./transaction-queue.ts";
@@ -104,6 +105,11 @@ export class SqliteStore extends SqliteReader implements Store {
     }
   }
 
+  /** The last report of the checkpoint worker, or null (diagnostics and tests). */
+  get checkpoints(): CheckpointReport | null {
+    return this.#connections.checkpointer?.last ?? null;
+  }
+
   /** A pragma's value on the writer connection (diagnostics and tests). */
   pragma(name: string): unknown {
     return this.#connections.writer.pragma(name, { simple: true });
@@ -114,7 +120,9 @@ export class SqliteStore extends SqliteReader implements Store {
     if (this.#closed) return;
     this.#closed = true;
     await this.#queue.idle();
-    const { reader, writer } = this.#connections;
+    const { reader, writer, checkpointer } = this.#connections;
+    // The worker's connection closes first, so the writer is the last one and removes the WAL.
+    await checkpointer?.stop();
     if (reader !== writer) reader.close();
     writer.pragma("optimize");
     writer.close();

@@ -1,0 +1,80 @@
+// WAL checkpoints off the event loop. SQLite's automatic checkpoint runs inside whichever
+// COMMIT crosses the WAL's size limit and ends with fsyncs of the WAL and the database file;
+// on a shared virtual disk one of those took 100 ms and more, during which the server answered
+// nothing (the tail of the W2 latency benchmark, docs/benchmarks.md). So the writer does not
+// checkpoint by itself; a worker thread with its own connection runs a PASSIVE checkpoint every
+// few hundred ms, which never blocks the writer.
+//
+// Bounded: should the worker fall behind (the WAL past FALL_BEHIND_FRAMES), the writer takes
+// automatic checkpoints again until it has caught up; should the worker fail, for good. Close
+// stops the worker first, so the writer is the last connection and removes the WAL.
+import { once } from "node:events";
+import { Worker } from "node:worker_threads";
+import type Database from "better-sqlite3";
+
+const EVERY_MS = 200;
+/** SQLite's own default limit, used whenever the writer checkpoints for itself. */
+const AUTO_FRAMES = 1000;
+const FALL_BEHIND_FRAMES = 4 * AUTO_FRAMES;
+const STOP_WAIT_MS = 5000;
+
+export interface CheckpointReport {
+  /** Frames in the WAL, and how many of them are copied into the database file. */
+  log: number;
+  checkpointed: number;
+}
+
+export class Checkpointer {
+  readonly #writer: Database.Database;
+  readonly #worker: Worker;
+  #writerCheckpoints = false;
+  #failed = false;
+  last: CheckpointReport | null = null;
+
+  constructor(path: string, writer: Database.Database, synchronous: string, busyMs: number) {
+    this.#writer = writer;
+    writer.pragma("wal_autocheckpoint = 0");
+    const workerData = { path, synchronous, busyTimeoutMs: busyMs, everyMs: EVERY_MS };
+    this.#worker = new Worker(new URL("./checkpoint-worker.mjs", import.meta.url), { workerData });
+    this.#worker.unref();
+    this.#worker.on("message", (m: CheckpointReport | { error: string } | { ready: true }) => {
+      if ("log" in m) this.#report(m);
+    });
+    this.#worker.on("error", () => this.#fail());
+    this.#worker.on("exit", () => this.#fail());
+  }
+
+  /** Whether the writer checkpoints by itself now (worker behind or gone). */
+  get writerCheckpoints(): boolean {
+    return this.#writerCheckpoints;
+  }
+
+  #report(report: CheckpointReport): void {
+    this.last = report;
+    if (this.#failed) return;
+    if (report.log > FALL_BEHIND_FRAMES) this.#setWriterCheckpoints(true);
+    else if (report.log - report.checkpointed < AUTO_FRAMES) this.#setWriterCheckpoints(false);
+  }
+
+  #fail(): void {
+    if (this.#failed) return;
+    this.#failed = true;
+    if (this.#writer.open) this.#setWriterCheckpoints(true);
+  }
+
+  #setWriterCheckpoints(on: boolean): void {
+    if (on === this.#writerCheckpoints) return;
+    this.#writerCheckpoints = on;
+    this.#writer.pragma(`wal_autocheckpoint = ${on ? AUTO_FRAMES : 0}`);
+  }
+
+  /** Stops the worker (waiting at most STOP_WAIT_MS, then terminating it). */
+  async stop(): Promise<void> {
+    this.#failed = true;
+    const exited = once(this.#worker, "exit").catch(() => undefined);
+    this.#worker.postMessage("stop");
+    const timer = setTimeout(() => void this.#worker.terminate(), STOP_WAIT_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+}
