@@ -138,7 +138,15 @@ export async function startServer(
     logger: options.logger ?? false,
   });
   await engine.start();
-  await app.listen({ host: config.server.host, port: config.server.port });
+  try {
+    await app.listen({ host: config.server.host, port: config.server.port });
+  } catch (err) {
+    // Not serving after all (the port is taken...): let go of what was started.
+    await engine.stop();
+    await app.close();
+    await store.close();
+    throw err;
+  }
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.server.port;
   const host = config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host;

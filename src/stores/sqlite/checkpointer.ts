@@ -36,12 +36,14 @@ export class Checkpointer {
     writer.pragma("wal_autocheckpoint = 0");
     const workerData = { path, synchronous, busyTimeoutMs: busyMs, everyMs: EVERY_MS };
     this.#worker = new Worker(new URL("./checkpoint-worker.mjs", import.meta.url), { workerData });
-    this.#worker.unref();
     this.#worker.on("message", (m: CheckpointReport | { error: string } | { ready: true }) => {
       if ("log" in m) this.#report(m);
     });
     this.#worker.on("error", () => this.#fail());
     this.#worker.on("exit", () => this.#fail());
+    // After the listeners: attaching one refs the worker again, and it must never keep the
+    // process alive on its own.
+    this.#worker.unref();
   }
 
   /** Whether the writer checkpoints by itself now (worker behind or gone). */
