@@ -1,8 +1,11 @@
 // The SQLite store: the shared contract on a real file (and on `:memory:`), plus what only
 // SQLite has: pragmas, versioned migrations, reopening a file, and connection lifecycle.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { StoreWriter } from "../src/engine/store.ts";
@@ -77,6 +80,22 @@ describe("sqlite store", () => {
     const reopened = new Database(path, { readonly: true });
     expect(reopened.prepare("SELECT COUNT(*) FROM tasks").pluck().get()).toBe(200);
     reopened.close();
+  });
+
+  it("a store left open does not keep its process alive", async () => {
+    const script = fileURLToPath(new URL("./support/store-left-open.ts", import.meta.url));
+    const child = spawn(process.execPath, ["--import", "tsx", script, join(freshDir(), "s.db")], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    const killer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    const [code, signal] = (await once(child, "exit")) as [number | null, string | null];
+    clearTimeout(killer);
+    expect(out).toBe("wrote\n");
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
   });
 
   it("group commit: a failing transaction in a batch rolls back only its own writes", async () => {
