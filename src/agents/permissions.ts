@@ -107,7 +107,7 @@ export class PermissionGate {
       if (current && current.answered_by === null) {
         await work.tx.updateRequest(req.id, { stale: true });
       }
-      if (live.abort.signal.aborted) return;
+      if (live.abort.aborted) return;
       await work.tx.updateTask(
         task.id,
         { status: "in_progress", waiting_since: null },

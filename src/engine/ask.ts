@@ -141,14 +141,6 @@ function answerOf(h: AttemptHandle, requestId: number, signal: AbortSignal): Pro
   });
 }
 
-/** Rejects with the signal's reason once it aborts. */
-function untilAborted(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-  });
-}
-
 async function resume(h: AttemptHandle, requestId: number): Promise<void> {
   await h.core.uow.run(async (work) => {
     const task = await work.tx.getTask(h.task.id);
@@ -180,12 +172,12 @@ export async function awaitAnswer(
   signal: AbortSignal = h.live.abort.signal,
 ): Promise<RequestRecord> {
   signalCheck(h);
-  if (!(await park(h, req))) throw h.live.abort.signal.reason ?? new Error("attempt ended");
+  if (!(await park(h, req))) throw h.live.abort.reason ?? new Error("attempt ended");
   h.live.timer?.pause();
   h.core.slots.release(h.live);
   await answerOf(h, req.id, signal);
   // A stopped attempt is never given its slot back, so the wait for it must end on abort too.
-  await Promise.race([h.core.slots.reacquire(h.live), untilAborted(h.live.abort.signal)]);
+  await Promise.race([h.core.slots.reacquire(h.live), h.live.abort.untilStopped()]);
   signalCheck(h);
   const answered = (await h.core.store.getRequest(req.id))!;
   await resume(h, req.id);
@@ -206,5 +198,5 @@ export async function askPerson(
 }
 
 function signalCheck(h: AttemptHandle): void {
-  if (h.live.abort.signal.aborted) throw h.live.abort.signal.reason;
+  if (h.live.abort.aborted) throw h.live.abort.reason;
 }

@@ -9,13 +9,6 @@ import { completeAttempt, failAttempt } from "./outcomes.ts";
 import { PausableTimer } from "./pausable-timer.ts";
 import { buildTaskContext, type ContextExtensions } from "./task-context.ts";
 
-function untilAborted(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-  });
-}
-
 export async function runAttempt(
   core: EngineCore,
   task: TaskRecord,
@@ -39,7 +32,7 @@ export async function runAttempt(
     const ctx = buildTaskContext({ core, task, run, live, description: run.description }, ext);
     const payload = task.payload_present ? task.payload : undefined;
     const body = Promise.resolve().then(() => node.fn(edgeRefs(node), payload, ctx));
-    const value = await Promise.race([body, untilAborted(live.abort.signal)]);
+    const value = await Promise.race([body, live.abort.untilStopped()]);
     await completeAttempt(core, task, route(reg.graph, node.name, value), live);
   } catch (err) {
     // An interrupt means the operation that stopped us already wrote the row (or, on shutdown,
@@ -47,7 +40,7 @@ export async function runAttempt(
     if (!isInterrupt(err)) await failAttempt(core, task, err, live);
   } finally {
     live.timer?.clear();
-    if (!live.abort.signal.aborted) live.abort.abort(ENDED);
+    live.abort.abort(ENDED);
   }
 }
 

@@ -1,4 +1,5 @@
 // The shared state of one engine instance, passed to the modules that act on it.
+import type { AttemptStop } from "./attempt-stop.ts";
 import type { EventBus } from "./event-bus.ts";
 import type { Interrupt } from "./interrupt.ts";
 import type { PausableTimer } from "./pausable-timer.ts";
@@ -13,7 +14,7 @@ export interface LiveAttempt {
   readonly runId: string;
   readonly claim: number;
   readonly pool: string;
-  readonly abort: AbortController;
+  readonly abort: AttemptStop;
   timer: PausableTimer | null;
   /** Whether the attempt holds a pool slot now (it gives it up while waiting on a person). */
   holdsSlot: boolean;

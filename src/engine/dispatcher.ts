@@ -3,6 +3,7 @@
 // node priority, then enqueue time). Waking is coalesced: many wakes while a fill is under way
 // cause one more fill afterwards, never concurrent claims on the same pool.
 import { runAttempt } from "./attempt.ts";
+import { AttemptStop } from "./attempt-stop.ts";
 import { claimInto } from "./claim.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
 import type { RunRecord, TaskRecord } from "./domain.ts";
@@ -73,7 +74,7 @@ export class Dispatcher {
     const queue = this.#resumers.get(pool.name);
     while (queue?.length && pool.inFlight < pool.capacity) {
       const { live, go } = queue.shift()!;
-      if (live.abort.signal.aborted) continue;
+      if (live.abort.aborted) continue;
       live.holdsSlot = true;
       pool.inFlight += 1;
       go();
@@ -120,7 +121,7 @@ export class Dispatcher {
       runId: run.id,
       claim: task.claim,
       pool: pool.name,
-      abort: new AbortController(),
+      abort: new AttemptStop(),
       timer: null,
       holdsSlot: true,
     };

@@ -69,7 +69,7 @@ export class Engine implements EngineCore {
 
   interrupt(taskId: number, why: Interrupt): void {
     const live = this.live.get(taskId);
-    if (live && !live.abort.signal.aborted) live.abort.abort(why);
+    if (live && !live.abort.aborted) live.abort.abort(why);
   }
 
   /** Adds or replaces a workflow in memory (registration use cases persist it). */

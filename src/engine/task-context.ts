@@ -36,11 +36,13 @@ export function buildTaskContext(handle: AttemptHandle, ext: ContextExtensions):
       title: run.title,
       description: run.description,
     },
-    signal: live.abort.signal,
+    get signal() {
+      return live.abort.signal;
+    },
     log: async (text, opts) => {
       // A stopped attempt (cancelled, moved, deleted, timed out) writes nothing more: its run
       // may have ended, and `run.cancelled` / `run.deleted` must stay the run's last word.
-      if (live.abort.signal.aborted) throw live.abort.signal.reason;
+      if (live.abort.aborted) throw live.abort.reason;
       const entry = await core.uow.run((work) =>
         appendLog(work, {
           run_id: task.run_id,
@@ -63,7 +65,7 @@ export function buildTaskContext(handle: AttemptHandle, ext: ContextExtensions):
       return ext.agent(handle, opts);
     },
     publish: (name, data) => {
-      if (live.abort.signal.aborted) return;
+      if (live.abort.aborted) return;
       void core.uow
         .run(async (work) => {
           work.emit(`plugin.${run.workflow}.${name}`, task.run_id, task.id, { ...data });
