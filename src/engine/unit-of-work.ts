@@ -32,6 +32,52 @@ export interface Work {
   emitUnstored(name: string, runId: string | null, data: Record<string, Json>): void;
 }
 
+/** One transaction's `Work`. A class, not an object of closures: one is made per unit of work. */
+class UnitWork implements Work {
+  readonly pending: NewEvent[] = [];
+  readonly unstored: EventRecord[] = [];
+  readonly afters: Array<() => void> = [];
+
+  constructor(
+    readonly tx: StoreWriter,
+    readonly now: number,
+  ) {}
+
+  emit(name: string, run_id: string | null, task_id: number | null, data: Record<string, unknown>) {
+    this.pending.push({ name, run_id, task_id, data });
+  }
+
+  mark(): number {
+    return this.pending.length;
+  }
+
+  emitAt(
+    mark: number,
+    name: string,
+    run_id: string | null,
+    task_id: number | null,
+    data: Record<string, unknown>,
+  ) {
+    this.pending.splice(mark, 0, { name, run_id, task_id, data });
+  }
+
+  after(f: () => void): void {
+    this.afters.push(f);
+  }
+
+  unstoreRun(runId: string): void {
+    for (const e of this.pending.filter((p) => p.run_id === runId)) {
+      this.unstored.push({ ...e, id: null, created: this.now });
+    }
+    const kept = this.pending.filter((p) => p.run_id !== runId);
+    this.pending.splice(0, this.pending.length, ...kept);
+  }
+
+  emitUnstored(name: string, run_id: string | null, data: Record<string, Json>): void {
+    this.unstored.push({ id: null, name, run_id, task_id: null, data, created: this.now });
+  }
+}
+
 export class UnitOfWork {
   constructor(
     private readonly store: Store,
@@ -39,40 +85,19 @@ export class UnitOfWork {
   ) {}
 
   async run<T>(fn: (work: Work) => Promise<T>): Promise<T> {
-    const pending: NewEvent[] = [];
-    const unstored: EventRecord[] = [];
-    const afters: Array<() => void> = [];
+    let work: UnitWork | undefined;
     let stored: EventRecord[] = [];
     const result = await this.store.transact(async (tx) => {
-      pending.length = 0;
-      unstored.length = 0;
-      afters.length = 0;
-      const now = Date.now();
-      const work: Work = {
-        tx,
-        now,
-        emit: (name, run_id, task_id, data) => pending.push({ name, run_id, task_id, data }),
-        mark: () => pending.length,
-        emitAt: (mark, name, run_id, task_id, data) =>
-          pending.splice(mark, 0, { name, run_id, task_id, data }),
-        after: (f) => afters.push(f),
-        unstoreRun: (runId) => {
-          for (const e of pending.filter((p) => p.run_id === runId)) {
-            unstored.push({ ...e, id: null, created: now });
-          }
-          const kept = pending.filter((p) => p.run_id !== runId);
-          pending.splice(0, pending.length, ...kept);
-        },
-        emitUnstored: (name, run_id, data) =>
-          unstored.push({ id: null, name, run_id, task_id: null, data, created: now }),
-      };
+      // A fresh Work per try: a callback run again must not see a failed try's events.
+      work = new UnitWork(tx, Date.now());
       const value = await fn(work);
-      stored = pending.length ? await tx.appendEvents(pending, now) : [];
+      stored = work.pending.length ? await tx.appendEvents(work.pending, work.now) : [];
       return value;
     });
+    const done = work!;
     this.bus.publish(stored);
-    this.bus.publish(unstored);
-    for (const f of afters) f();
+    this.bus.publish(done.unstored);
+    for (const f of done.afters) f();
     return result;
   }
 }
