@@ -69,7 +69,8 @@ export class Engine implements EngineCore {
 
   interrupt(taskId: number, why: Interrupt): void {
     const live = this.live.get(taskId);
-    if (live && !live.abort.aborted) live.abort.abort(why);
+    // Stopping is idempotent: a second operation's reason does not replace the first.
+    live?.abort.abort(why);
   }
 
   /** Adds or replaces a workflow in memory (registration use cases persist it). */

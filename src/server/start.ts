@@ -137,21 +137,6 @@ export async function startServer(
     version: VERSION,
     logger: options.logger ?? false,
   });
-  await engine.start();
-  try {
-    await app.listen({ host: config.server.host, port: config.server.port });
-  } catch (err) {
-    // Not serving after all (the port is taken...): let go of what was started.
-    await engine.stop();
-    await app.close();
-    await store.close();
-    throw err;
-  }
-  const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : config.server.port;
-  const host = config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host;
-  const url = `http://${host}:${port}`;
-  announceUrl(defaultPublicUrl(config.server.host, port));
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= (async () => {
@@ -161,5 +146,18 @@ export async function startServer(
     })();
     return stopping;
   };
+  await engine.start();
+  try {
+    await app.listen({ host: config.server.host, port: config.server.port });
+  } catch (err) {
+    // Not serving after all (the port is taken...): let go of what was started.
+    await stop();
+    throw err;
+  }
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.server.port;
+  const host = config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host;
+  const url = `http://${host}:${port}`;
+  announceUrl(defaultPublicUrl(config.server.host, port));
   return { url, engine, stop };
 }

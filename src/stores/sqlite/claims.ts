@@ -9,6 +9,7 @@ import type { RunRecord, TaskRecord } from "../../engine/domain.ts";
 import type { Row } from "./codec.ts";
 import { runCodec, taskCodec } from "./columns.ts";
 import { type IndexSource, ReadyIndex } from "./ready-index.ts";
+import { runReads } from "./runs.ts";
 
 const TAKE_TASK = `
 UPDATE tasks SET status = 'in_progress', started = ?, claim = claim + 1
@@ -18,16 +19,14 @@ WHERE id = ? AND status = 'ready'`;
 export const ACTIVE_RUNS = `SELECT * FROM runs INDEXED BY runs_active
 WHERE status IN ('queued', 'running')`;
 export const READY_TASKS = "SELECT * FROM tasks INDEXED BY tasks_status WHERE status = 'ready'";
-const GET_RUN = "SELECT * FROM runs WHERE id = ?";
-
 function indexSource(db: Database.Database): IndexSource {
   const active = db.prepare<[], Row>(ACTIVE_RUNS);
   const ready = db.prepare<[], Row>(READY_TASKS);
-  const get = db.prepare<[string], Row>(GET_RUN);
+  const runs = runReads(db);
   return {
     activeRuns: (): RunRecord[] => active.all().map(runCodec.decode),
     readyTasks: (): TaskRecord[] => ready.all().map(taskCodec.decode),
-    getRun: (id: string): RunRecord | null => runCodec.decodeOrNull(get.get(id)),
+    getRun: runs.get,
   };
 }
 

@@ -105,16 +105,12 @@ export class ReadyIndex {
     const lines = workflows.map((w) => this.#lines.get(w)).filter((l) => l !== undefined);
     const out: TaskRecord[] = [];
     while (out.length < limit) {
-      let best: RunLine | undefined;
       let head: RunSlot | undefined;
       for (const line of lines) {
         const candidate = line.peek();
-        if (candidate && (!head || candidate.run.position < head.run.position)) {
-          best = line;
-          head = candidate;
-        }
+        if (candidate && (!head || candidate.run.position < head.run.position)) head = candidate;
       }
-      if (!best || !head) break;
+      if (!head) break;
       out.push(head.ready.shift()!);
       if (head.ready.length === 0) this.#place(head);
     }
