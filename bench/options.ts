@@ -21,6 +21,8 @@ export interface BenchOptions {
   traceDir: string | null;
   /** The JSON report (BENCH_OUT, default bench/results/latest.json). */
   outFile: string;
+  /** Batch workloads run a second, warm round on the same server (BENCH_WARM=0: off). */
+  warm: boolean;
   /** Before each repetition, wait until at most this share of the CPUs is busy (1 = never). */
   quietShare: number;
   quietWaitMs: number;
@@ -71,6 +73,7 @@ export function readOptions(args: string[]): BenchOptions {
     profileDir: outputDir("BENCH_PROFILE", "profiles"),
     traceDir: outputDir("BENCH_TRACE", "traces"),
     outFile: process.env.BENCH_OUT || join(RESULTS, "latest.json"),
+    warm: process.env.BENCH_WARM !== "0",
     quietShare: Number(process.env.BENCH_QUIET ?? 1),
     quietWaitMs: int("BENCH_QUIET_WAIT_S", 600, q, false) * 1000,
     w1: { runs: int("BENCH_W1_RUNS", 2000, q), capacity: int("BENCH_W1_CAPACITY", 8, q, false) },

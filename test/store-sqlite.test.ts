@@ -52,9 +52,21 @@ describe("sqlite store", () => {
     expect(store.pragma("synchronous")).toBe(1);
     expect(store.pragma("foreign_keys")).toBe(1);
     expect(store.pragma("busy_timeout")).toBeGreaterThan(0);
+    expect(store.pragma("page_size")).toBe(2048);
     const outside = new Database(path, { readonly: true });
     expect(outside.pragma("journal_mode", { simple: true })).toBe("wal");
     outside.close();
+  });
+
+  it("keeps the page size of a file made with another one", async () => {
+    const path = join(freshDir(), "store.db");
+    const made = new Database(path);
+    made.pragma("page_size = 4096");
+    made.exec("CREATE TABLE earlier (x INTEGER)");
+    made.close();
+    const store = await openAt(path);
+    expect(store.pragma("page_size")).toBe(4096);
+    expect(store.pragma("journal_mode")).toBe("wal");
   });
 
   it("checkpoints the WAL on a worker thread, not in the writer's commits", async () => {

@@ -3,7 +3,7 @@
 import { lastEnd, submitMany } from "../completions.ts";
 import { BLANK, type Figure, round } from "../figures.ts";
 import type { BenchOptions } from "../options.ts";
-import { diagnostics, withSession } from "../session.ts";
+import { diagnostics, type Session, withSession } from "../session.ts";
 
 interface Batch {
   workload: string;
@@ -26,7 +26,30 @@ interface BatchResult {
   storeBytes: number;
 }
 
-async function runBatch(options: BenchOptions, batch: Batch, rep: number): Promise<BatchResult> {
+/** One round: the batch submitted at once and waited for, on the session's server. */
+async function runRound(s: Session, options: BenchOptions, batch: Batch): Promise<BatchResult> {
+  const cpuBefore = s.server.cpuMs();
+  const sent = await submitMany(s.client, batch.workflow, batch.runs, options.inFlight, () => {
+    return batch.title;
+  });
+  const ids = [...sent.sentAt.keys()];
+  await s.completions.waitFor(ids, options.timeoutMs);
+  return {
+    wallMs: lastEnd(s.completions, ids) - sent.firstSentAt,
+    cpuMs: s.server.cpuMs() - cpuBefore,
+    submitMs: sent.lastAnsweredAt - sent.firstSentAt,
+    rssMib: s.server.peakRssMib(),
+    failed: ids.filter((id) => s.completions.failed.has(id)).length,
+    storeBytes: 0,
+  };
+}
+
+/**
+ * The batch on a fresh server (cold: its first runs, V8 still compiling the hot paths), then,
+ * unless BENCH_WARM=0, the same batch again on the same server (warm: what a server that has
+ * been up a while does). Store size is per 1,000 of all the runs the file holds.
+ */
+async function runBatch(options: BenchOptions, batch: Batch, rep: number): Promise<BatchResult[]> {
   const spec = {
     pools: { bench: batch.capacity },
     workflows: { [batch.workflow]: "bench" },
@@ -34,21 +57,12 @@ async function runBatch(options: BenchOptions, batch: Batch, rep: number): Promi
     ...diagnostics(options, `${batch.workload}-${rep}`),
   };
   const { value, storeBytes } = await withSession(spec, async (s) => {
-    const cpuBefore = s.server.cpuMs();
-    const sent = await submitMany(s.client, batch.workflow, batch.runs, options.inFlight, () => {
-      return batch.title;
-    });
-    const ids = [...sent.sentAt.keys()];
-    await s.completions.waitFor(ids, options.timeoutMs);
-    return {
-      wallMs: lastEnd(s.completions, ids) - sent.firstSentAt,
-      cpuMs: s.server.cpuMs() - cpuBefore,
-      submitMs: sent.lastAnsweredAt - sent.firstSentAt,
-      rssMib: s.server.peakRssMib(),
-      failed: ids.filter((id) => s.completions.failed.has(id)).length,
-    };
+    const rounds = [await runRound(s, options, batch)];
+    if (options.warm) rounds.push(await runRound(s, options, batch));
+    return rounds;
   });
-  return { ...value, storeBytes };
+  const perRound = storeBytes / value.length;
+  return value.map((round) => ({ ...round, storeBytes: perRound }));
 }
 
 function throughput(batch: Batch, r: BatchResult): Figure {
@@ -68,7 +82,15 @@ function throughput(batch: Batch, r: BatchResult): Figure {
   };
 }
 
-export async function w1(options: BenchOptions, rep: number, full = false): Promise<Figure> {
+/** A figure per round: the workload's name for the cold one, `-warm` after it for the next. */
+function figures(batch: Batch, results: BatchResult[], extra: Partial<Figure>): Figure[] {
+  return results.map((r, i) => {
+    const workload = i === 0 ? batch.workload : `${batch.workload}-warm`;
+    return { ...throughput({ ...batch, workload }, r), ...extra };
+  });
+}
+
+export async function w1(options: BenchOptions, rep: number, full = false): Promise<Figure[]> {
   const batch: Batch = {
     workload: full ? "W1F" : "W1",
     workflow: "chain3",
@@ -78,11 +100,11 @@ export async function w1(options: BenchOptions, rep: number, full = false): Prom
     title: "chain",
     synchronous: full ? "FULL" : undefined,
   };
-  const figure = throughput(batch, await runBatch(options, batch, rep));
-  return { ...figure, note: full ? "synchronous=FULL" : "synchronous=NORMAL" };
+  const note = full ? "synchronous=FULL" : "synchronous=NORMAL";
+  return figures(batch, await runBatch(options, batch, rep), { note });
 }
 
-export async function w3(options: BenchOptions, rep: number): Promise<Figure> {
+export async function w3(options: BenchOptions, rep: number): Promise<Figure[]> {
   const { runs, width, capacity } = options.w3;
   const batch: Batch = {
     workload: "W3",
@@ -92,7 +114,7 @@ export async function w3(options: BenchOptions, rep: number): Promise<Figure> {
     capacity,
     title: String(width),
   };
-  return { ...throughput(batch, await runBatch(options, batch, rep)), note: `fan-out ${width}` };
+  return figures(batch, await runBatch(options, batch, rep), { note: `fan-out ${width}` });
 }
 
 /**
@@ -125,9 +147,10 @@ export async function w4(options: BenchOptions, rep: number): Promise<Figure[]> 
     [runs, `${shape}, one run each`],
     [fan, `${shape}, one fanned-out run`],
   ] as const) {
-    const result = await runBatch(options, batch, rep);
-    const figure = throughput(batch, result);
-    out.push({ ...figure, ratio: round(result.wallMs / idealMs), ideal_ms: round(idealMs), note });
+    const results = await runBatch(options, batch, rep);
+    for (const [i, figure] of figures(batch, results, { note }).entries()) {
+      out.push({ ...figure, ratio: round(results[i].wallMs / idealMs), ideal_ms: round(idealMs) });
+    }
   }
   return out;
 }

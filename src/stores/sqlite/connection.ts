@@ -24,6 +24,15 @@ export interface Connections {
 
 export const MEMORY = ":memory:";
 
+/**
+ * Page size of a NEW file (an existing file keeps its own: under WAL it cannot change). Commits
+ * write every page a batch dirtied, whole, to the WAL, and a batch's row writes are scattered
+ * over many B-tree pages (each run's tasks and events, each status index): with 2 KiB pages a
+ * commit writes half the bytes for the same rows. Measured in W1 (6,000 runs, 3 interleaved
+ * pairs): 4 KiB 4,688-5,325 steps per CPU-second, 2 KiB 5,248-5,625, 8 KiB clearly worse.
+ */
+const NEW_FILE_PAGE_BYTES = 2048;
+
 /** Negative: KiB rather than pages (64 MiB). */
 const WRITER_CACHE_KIB = -65536;
 
@@ -33,6 +42,7 @@ export function openConnections(path: string, options: SqliteOptions = {}): Conn
   if (path !== MEMORY) mkdirSync(dirname(path), { recursive: true });
   const writer = new Database(path, { timeout: busy });
   try {
+    writer.pragma(`page_size = ${NEW_FILE_PAGE_BYTES}`);
     writer.pragma("journal_mode = WAL");
     writer.pragma(`synchronous = ${synchronous}`);
     writer.pragma("foreign_keys = ON");
