@@ -5,7 +5,13 @@
 // checkpoint by itself; a worker thread with its own connection runs a PASSIVE checkpoint every
 // few hundred ms, which never blocks the writer.
 //
-// Bounded: should the worker fall behind (the WAL past FALL_BEHIND_FRAMES), the writer takes
+// Under a steady stream of commits the WAL never restarts from its beginning (SQLite restarts it
+// only at a write transaction that finds every frame copied, and the writer keeps adding frames
+// while the worker copies), so it grows even though the worker keeps up; the writer then takes
+// over, and its checkpoint (copy of the frames left, fsync of the database file) lands in one
+// COMMIT. The bound is in bytes, not frames, so it does not depend on the page size.
+//
+// Bounded: should the worker fall behind (the WAL past FALL_BEHIND_BYTES), the writer takes
 // automatic checkpoints again until it has caught up; should the worker fail, for good. Close
 // stops the worker first, so the writer is the last connection and removes the WAL.
 import { once } from "node:events";
@@ -15,7 +21,7 @@ import type Database from "better-sqlite3";
 const EVERY_MS = 200;
 /** SQLite's own default limit, used whenever the writer checkpoints for itself. */
 const AUTO_FRAMES = 1000;
-const FALL_BEHIND_FRAMES = 4 * AUTO_FRAMES;
+const FALL_BEHIND_BYTES = 64 * 2 ** 20;
 const STOP_WAIT_MS = 5000;
 
 export interface CheckpointReport {
@@ -27,6 +33,7 @@ export interface CheckpointReport {
 export class Checkpointer {
   readonly #writer: Database.Database;
   readonly #worker: Worker;
+  readonly #fallBehindFrames: number;
   #writerCheckpoints = false;
   #failed = false;
   last: CheckpointReport | null = null;
@@ -34,6 +41,8 @@ export class Checkpointer {
   constructor(path: string, writer: Database.Database, synchronous: string, busyMs: number) {
     this.#writer = writer;
     writer.pragma("wal_autocheckpoint = 0");
+    const pageBytes = writer.pragma("page_size", { simple: true }) as number;
+    this.#fallBehindFrames = Math.max(AUTO_FRAMES, Math.floor(FALL_BEHIND_BYTES / pageBytes));
     const workerData = { path, synchronous, busyTimeoutMs: busyMs, everyMs: EVERY_MS };
     this.#worker = new Worker(new URL("./checkpoint-worker.mjs", import.meta.url), { workerData });
     this.#worker.on("message", (m: CheckpointReport | { error: string } | { ready: true }) => {
@@ -54,7 +63,7 @@ export class Checkpointer {
   #report(report: CheckpointReport): void {
     this.last = report;
     if (this.#failed) return;
-    if (report.log > FALL_BEHIND_FRAMES) this.#setWriterCheckpoints(true);
+    if (report.log > this.#fallBehindFrames) this.#setWriterCheckpoints(true);
     else if (report.log - report.checkpointed < AUTO_FRAMES) this.#setWriterCheckpoints(false);
   }
 
