@@ -29,6 +29,11 @@ function prng(seed: number) {
 }
 
 /** Dispatch order computed from plain reads: what the claim must answer. */
+/** A run as the table holds it, read through the list (never the writer's own picture). */
+async function listedRun(tx: StoreWriter, id: string) {
+  return (await tx.listRuns()).find((r) => r.id === id) ?? null;
+}
+
 async function expectedClaim(tx: StoreWriter, workflows: string[], limit: number) {
   const runs = new Map((await tx.listRuns()).map((r) => [r.id, r]));
   const ready = await tx.listTasks({ status: ["ready"] });
@@ -124,7 +129,9 @@ export function mixedClaimsContract(h: Harness): void {
         const work = h.store.transact(async (tx) => {
           if (roll < 0.15 || runs.length === 0) {
             const status = rnd.pick(RUN_STATUSES);
-            runs.push(await tx.insertRun(runInput({ workflow: rnd.pick(WORKFLOWS), status })));
+            const run = await tx.insertRun(runInput({ workflow: rnd.pick(WORKFLOWS), status }));
+            expect(run, `step ${step}`).toStrictEqual(await listedRun(tx, run.id));
+            runs.push(run);
           } else if (roll < 0.45) {
             const run = rnd.pick(runs);
             const spec = { priority: rnd.int(3), created: rnd.int(5) };
@@ -152,7 +159,14 @@ export function mixedClaimsContract(h: Harness): void {
               rnd.next() < 0.5 ? { status: rnd.pick(TASK_STATUSES) } : { priority: rnd.int(3) };
             await tx.updateTask(rnd.pick(tasks).id, patch);
           } else if (roll < 0.65) {
-            await tx.updateRun(rnd.pick(runs).id, { status: rnd.pick(RUN_STATUSES) });
+            // Answered exactly as a read of the table gives it, whether or not the writer
+            // held the row.
+            const id = rnd.pick(runs).id;
+            const written = await tx.updateRun(id, {
+              status: rnd.pick(RUN_STATUSES),
+              updated: step,
+            });
+            expect(written, `step ${step}`).toStrictEqual(await listedRun(tx, id));
           } else if (roll < 0.7) {
             await tx.moveRun(rnd.pick(runs).id, rnd.int(runs.length));
           } else if (roll < 0.73) {

@@ -61,6 +61,11 @@ export class ReadyIndex {
     return this.#going.get(id);
   }
 
+  /** The record of a run it follows, as its row stands, or undefined. Do not change it. */
+  knownRun(id: string): RunRecord | undefined {
+    return this.#loaded ? this.#slots.get(id)?.run : undefined;
+  }
+
   /** The current record of a run it follows (a copy), or undefined. */
   run(id: string): RunRecord | undefined {
     const slot = this.#loaded ? this.#slots.get(id) : undefined;

@@ -30,11 +30,13 @@ function decodeListed(v: unknown[]): RunRecord {
   };
 }
 
+// Only the position is read back (a submit is on the hot path): the rest of the record is the
+// input as a read would decode it.
 const INSERT_RUN = `
 INSERT INTO runs (id, workflow, title, description, status, position, created, updated, started)
 VALUES (@id, @workflow, @title, @description, @status,
   (SELECT COALESCE(MAX(position), 0) + 1 FROM runs), @created, @updated, @started)
-RETURNING *`;
+RETURNING position`;
 
 const LAST_POSITION = "SELECT COALESCE(MAX(position), 0) AS n FROM runs";
 
@@ -75,7 +77,7 @@ export function runReads(db: Database.Database) {
 
 export function runWrites(db: Database.Database) {
   const get = db.prepare<[string], Row>(GET_RUN);
-  const insert = db.prepare<[Row], Row>(INSERT_RUN);
+  const insert = db.prepare<[Row], number>(INSERT_RUN).pluck();
   const lastPosition = db.prepare<[], { n: number }>(LAST_POSITION);
   const move = db.prepare<[Row]>(MOVE_RUN);
   const closeGap = db.prepare<[number]>(CLOSE_GAP);
@@ -93,9 +95,21 @@ export function runWrites(db: Database.Database) {
   };
 
   return {
-    insert: (run: Omit<RunRecord, "position">): RunRecord =>
-      runCodec.decode(insert.get(runCodec.encodeAll(run))!),
-    update(id: string, fields: Partial<Omit<RunRecord, "id" | "position">>): RunRecord {
+    insert(run: Omit<RunRecord, "position">): RunRecord {
+      const row = runCodec.encodeAll(run);
+      return runCodec.decode({ ...row, position: insert.get(row)! });
+    },
+    /** `known`: the row as it stands, when the caller holds it; then it is not read back. */
+    update(
+      id: string,
+      fields: Partial<Omit<RunRecord, "id" | "position">>,
+      known?: RunRecord,
+    ): RunRecord {
+      if (known !== undefined) {
+        const changed = patch.runOver(id, fields, "", {});
+        if (changed === undefined) throw new Error(`run ${id} not found`);
+        return { ...known, ...changed };
+      }
       const row = patch.run(id, fields, "", {});
       if (row === undefined) throw new Error(`run ${id} not found`);
       return runCodec.decode(row);

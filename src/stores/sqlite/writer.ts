@@ -72,7 +72,7 @@ export class SqliteWriter extends SqliteReader implements StoreWriter {
   }
   async updateRun(id: string, patch: Partial<Omit<RunRecord, "id" | "position">>) {
     const w = this.#w;
-    const record = w.runs.update(id, patch);
+    const record = w.runs.update(id, patch, w.claims.index.knownRun(id));
     w.claims.index.runWritten(record);
     return record;
   }
