@@ -1,7 +1,9 @@
 // The SQLite row codec: generated converters must answer what the column table says, for every
 // kind, and must refuse a column name that is not a plain identifier (it becomes code).
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { makeCodec } from "../src/stores/sqlite/codec.ts";
+import { RecordQuery } from "../src/stores/sqlite/record-query.ts";
 
 interface Sample {
   id: number;
@@ -46,5 +48,23 @@ describe("sqlite row codec", () => {
     expect(() => makeCodec<Record<string, unknown>>({ "a; process.exit()": "plain" })).toThrow(
       /not an identifier/,
     );
+  });
+
+  it("reads whole records as arrays, and refuses a statement whose columns are not the record's", () => {
+    const db = new Database(":memory:");
+    db.exec("CREATE TABLE sample (id INTEGER, flag INTEGER, doc TEXT, note TEXT)");
+    db.exec(`INSERT INTO sample VALUES (1, 1, '{"k":2}', 'a'), (2, 0, 'null', NULL)`);
+    const query = new RecordQuery(db, "SELECT * FROM sample ORDER BY id", codec);
+    expect(query.all()).toEqual([
+      { id: 1, flag: true, doc: { k: 2 }, note: "a" },
+      { id: 2, flag: false, doc: null, note: null },
+    ]);
+    const one = new RecordQuery(db, "SELECT * FROM sample WHERE id = ?", codec);
+    expect(one.get(2)).toEqual({ id: 2, flag: false, doc: null, note: null });
+    expect(one.get(3)).toBeNull();
+    expect(() => new RecordQuery(db, "SELECT id, doc, flag, note FROM sample", codec)).toThrow(
+      /are not the record's/,
+    );
+    db.close();
   });
 });

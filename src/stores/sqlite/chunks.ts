@@ -1,8 +1,8 @@
 // Streamed output of an attempt, numbered per task 1, 2, 3, ... (the `seq` cursor of the API).
 import type Database from "better-sqlite3";
 import type { StreamChunkRecord } from "../../engine/domain.ts";
-import type { Row } from "./codec.ts";
 import { chunkCodec } from "./columns.ts";
+import { RecordQuery } from "./record-query.ts";
 
 const INSERT_CHUNK = `
 INSERT INTO chunks (task_id, seq, kind, text, created) VALUES (@task_id, @seq, @kind, @text, @created)
@@ -13,17 +13,17 @@ const LIST_CHUNKS = "SELECT * FROM chunks WHERE task_id = ? AND seq > ? ORDER BY
 const LAST_CHUNK_SEQ = "SELECT COALESCE(MAX(seq), 0) AS seq FROM chunks WHERE task_id = ?";
 
 export function chunkReads(db: Database.Database) {
-  const list = db.prepare<[number, number, number], Row>(LIST_CHUNKS);
+  const list = new RecordQuery(db, LIST_CHUNKS, chunkCodec);
   const last = db.prepare<[number], { seq: number }>(LAST_CHUNK_SEQ);
   return {
     list: (taskId: number, after: number, limit: number): StreamChunkRecord[] =>
-      list.all(taskId, after, Math.floor(limit)).map(chunkCodec.decode),
+      list.all(taskId, after, Math.floor(limit)),
     lastSeq: (taskId: number): number => last.get(taskId)!.seq,
   };
 }
 
 export function chunkWrites(db: Database.Database) {
-  const insert = db.prepare<[Row], Row>(INSERT_CHUNK);
+  const insert = new RecordQuery(db, INSERT_CHUNK, chunkCodec);
   const last = db.prepare<[number], { seq: number }>(LAST_CHUNK_SEQ);
   return {
     append(
@@ -36,7 +36,7 @@ export function chunkWrites(db: Database.Database) {
       return chunks.map((chunk) => {
         seq += 1;
         const row = { task_id: taskId, seq, kind: chunk.kind, text: chunk.text, created: now };
-        return chunkCodec.decode(insert.get(row)!);
+        return insert.get(row)!;
       });
     },
   };

@@ -6,9 +6,9 @@
 // SELECT the ids in dispatch order with FOR UPDATE OF t SKIP LOCKED, then this UPDATE.
 import type Database from "better-sqlite3";
 import type { RunRecord, TaskRecord } from "../../engine/domain.ts";
-import type { Row } from "./codec.ts";
 import { runCodec, taskCodec } from "./columns.ts";
 import { type IndexSource, ReadyIndex } from "./ready-index.ts";
+import { RecordQuery } from "./record-query.ts";
 import { runReads } from "./runs.ts";
 
 const TAKE_TASK = `
@@ -20,12 +20,12 @@ export const ACTIVE_RUNS = `SELECT * FROM runs INDEXED BY runs_active
 WHERE status IN ('queued', 'running')`;
 export const READY_TASKS = "SELECT * FROM tasks INDEXED BY tasks_status WHERE status = 'ready'";
 function indexSource(db: Database.Database): IndexSource {
-  const active = db.prepare<[], Row>(ACTIVE_RUNS);
-  const ready = db.prepare<[], Row>(READY_TASKS);
+  const active = new RecordQuery(db, ACTIVE_RUNS, runCodec);
+  const ready = new RecordQuery(db, READY_TASKS, taskCodec);
   const runs = runReads(db);
   return {
-    activeRuns: (): RunRecord[] => active.all().map(runCodec.decode),
-    readyTasks: (): TaskRecord[] => ready.all().map(taskCodec.decode),
+    activeRuns: (): RunRecord[] => active.all(),
+    readyTasks: (): TaskRecord[] => ready.all(),
     getRun: runs.get,
   };
 }

@@ -13,9 +13,13 @@ export type Row = Record<string, unknown>;
 
 export interface Codec<R> {
   readonly columns: ReadonlySet<string>;
+  /** Column names in table order (the order of `SELECT *`). */
+  readonly names: readonly string[];
   /** A row with every column (`SELECT *`, `RETURNING *`) -> the record, fields in column order. */
   decode(row: Row): R;
   decodeOrNull(row: Row | undefined): R | null;
+  /** The same from a row read as an array (better-sqlite3's raw mode), values in `names` order. */
+  decodeRow(values: readonly unknown[]): R;
   /** Encodes the given fields for named parameters; `undefined` means "not given". */
   encode(fields: Partial<R>): Row;
   /** Encodes every column for an insert; a missing field becomes NULL (JSON `null`, 0). */
@@ -56,6 +60,14 @@ function literalFunction(entries: Array<[string, ColumnKind]>, expr: typeof DECO
   return new Function("input", `return {\n${fields.join(",\n")}\n};`) as (input: Row) => Row;
 }
 
+/** `(values) => ({ name: <expression of values[i]>, ... })`, i the column's place. */
+function positionalFunction(entries: Array<[string, ColumnKind]>) {
+  const fields = entries.map(([name, kind], i) => `${name}: ${DECODE[kind](`values[${i}]`)}`);
+  return new Function("values", `return {\n${fields.join(",\n")}\n};`) as (
+    values: readonly unknown[],
+  ) => Row;
+}
+
 /** Copies the given (not undefined) fields, encoded, in column order. */
 function partialEncoder(entries: Array<[string, ColumnKind]>) {
   const lines = entries.map(
@@ -73,11 +85,14 @@ export function makeCodec<R>(spec: Columns<R>): Codec<R> {
     if (!IDENTIFIER.test(name)) throw new Error(`codec: column name ${name} is not an identifier`);
   }
   const decode = literalFunction(entries, DECODE) as (row: Row) => R;
+  const decodeRow = positionalFunction(entries) as (values: readonly unknown[]) => R;
   const encodeAll = literalFunction(entries, ENCODE) as (fields: Partial<R>) => Row;
   const encode = partialEncoder(entries) as (fields: Partial<R>) => Row;
   return {
     columns: new Set(entries.map(([name]) => name)),
+    names: entries.map(([name]) => name),
     decode,
+    decodeRow,
     decodeOrNull: (row) => (row === undefined ? null : decode(row)),
     decodePartial(row) {
       const out: Row = {};

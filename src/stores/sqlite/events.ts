@@ -3,8 +3,8 @@
 import type Database from "better-sqlite3";
 import type { EventRecord, NewEvent } from "../../engine/domain.ts";
 import type { EventQuery } from "../../engine/store.ts";
-import type { Row } from "./codec.ts";
 import { eventCodec } from "./columns.ts";
+import { RecordQuery } from "./record-query.ts";
 
 // A unit's events go in with one multi-row INSERT per chunk, and are not read back: there is
 // one writer, so AUTOINCREMENT hands the rows of one statement consecutive ids ending at the
@@ -27,8 +27,8 @@ const LAST_EVENT_ID = `
 SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0) AS id`;
 
 export function eventReads(db: Database.Database) {
-  const all = db.prepare<[Row], Row>(LIST_EVENTS);
-  const ofRun = db.prepare<[Row], Row>(LIST_RUN_EVENTS);
+  const all = new RecordQuery(db, LIST_EVENTS, eventCodec);
+  const ofRun = new RecordQuery(db, LIST_RUN_EVENTS, eventCodec);
   const last = db.prepare<[], { id: number }>(LAST_EVENT_ID);
   return {
     list(query: EventQuery): EventRecord[] {
@@ -38,7 +38,7 @@ export function eventReads(db: Database.Database) {
         run_id: query.run_id ?? null,
       };
       const statement = query.run_id === undefined ? all : ofRun;
-      return statement.all(params).map(eventCodec.decode);
+      return statement.all(params);
     },
     lastId: (): number => last.get()!.id,
   };

@@ -1,8 +1,8 @@
 // The work log of a run and the submissions accepted for an attempt: append-only rows.
 import type Database from "better-sqlite3";
 import type { LogRecord, SubmissionRecord } from "../../engine/domain.ts";
-import type { Row } from "./codec.ts";
 import { logCodec, submissionCodec } from "./columns.ts";
+import { RecordQuery } from "./record-query.ts";
 
 const INSERT_LOG = `
 INSERT INTO log (run_id, node, task_id, author, kind, text, created)
@@ -18,23 +18,21 @@ RETURNING *`;
 const LIST_SUBMISSIONS = "SELECT * FROM submissions WHERE task_id = ? ORDER BY id";
 
 export function logReads(db: Database.Database) {
-  const log = db.prepare<[string], Row>(LIST_LOG);
-  const submissions = db.prepare<[number], Row>(LIST_SUBMISSIONS);
+  const log = new RecordQuery(db, LIST_LOG, logCodec);
+  const submissions = new RecordQuery(db, LIST_SUBMISSIONS, submissionCodec);
   return {
-    listLog: (runId: string): LogRecord[] => log.all(runId).map(logCodec.decode),
-    listSubmissions: (taskId: number): SubmissionRecord[] =>
-      submissions.all(taskId).map(submissionCodec.decode),
+    listLog: (runId: string): LogRecord[] => log.all(runId),
+    listSubmissions: (taskId: number): SubmissionRecord[] => submissions.all(taskId),
   };
 }
 
 export function logWrites(db: Database.Database) {
-  const log = db.prepare<[Row], Row>(INSERT_LOG);
-  const submission = db.prepare<[Row], Row>(INSERT_SUBMISSION);
+  const log = new RecordQuery(db, INSERT_LOG, logCodec);
+  const submission = new RecordQuery(db, INSERT_SUBMISSION, submissionCodec);
   return {
-    appendLog: (entry: Omit<LogRecord, "id">): LogRecord =>
-      logCodec.decode(log.get(logCodec.encodeAll(entry))!),
+    appendLog: (entry: Omit<LogRecord, "id">): LogRecord => log.get(logCodec.encodeAll(entry))!,
     insertSubmission: (entry: Omit<SubmissionRecord, "id">): SubmissionRecord =>
-      submissionCodec.decode(submission.get(submissionCodec.encodeAll(entry))!),
+      submission.get(submissionCodec.encodeAll(entry))!,
   };
 }
 

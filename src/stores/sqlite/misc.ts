@@ -4,6 +4,7 @@ import type { ArrivalRecord, RegistrationRecord } from "../../engine/domain.ts";
 import type { ArrivalTally } from "../../engine/store.ts";
 import { encodeValue, type Row } from "./codec.ts";
 import { registrationCodec } from "./columns.ts";
+import { RecordQuery } from "./record-query.ts";
 
 // `join` and `index` are SQL keywords, hence the column names join_name and branch_index.
 const INSERT_ARRIVAL = `
@@ -54,7 +55,7 @@ function decodeArrival(row: Row): ArrivalRecord {
 
 export function miscReads(db: Database.Database) {
   const arrivals = db.prepare<[Row], Row>(LIST_ARRIVALS);
-  const registrations = db.prepare<[], Row>(LIST_REGISTRATIONS);
+  const registrations = new RecordQuery(db, LIST_REGISTRATIONS, registrationCodec);
   const tally = db.prepare<[Row], Row>(TALLY_ARRIVALS);
   return {
     tallyArrivals(runId: string, join: string, fanout: number, index: number): ArrivalTally {
@@ -69,15 +70,14 @@ export function miscReads(db: Database.Database) {
       arrivals
         .all({ run_id: runId, join: join ?? null, fanout: fanout ?? null })
         .map(decodeArrival),
-    listRegistrations: (): RegistrationRecord[] =>
-      registrations.all().map(registrationCodec.decode),
+    listRegistrations: (): RegistrationRecord[] => registrations.all(),
   };
 }
 
 export function miscWrites(db: Database.Database) {
   const insertArrival = db.prepare<[Row]>(INSERT_ARRIVAL);
   const setJoinTask = db.prepare<[Row]>(SET_JOIN_TASK);
-  const put = db.prepare<[Row], Row>(PUT_REGISTRATION);
+  const put = new RecordQuery(db, PUT_REGISTRATION, registrationCodec);
   const remove = db.prepare<[string]>(DELETE_REGISTRATION);
   return {
     insertArrival(arrival: ArrivalRecord): void {
@@ -92,7 +92,7 @@ export function miscWrites(db: Database.Database) {
       setJoinTask.run({ run_id: runId, join, fanout, task_id: taskId });
     },
     putRegistration: (reg: Omit<RegistrationRecord, "seq">): RegistrationRecord =>
-      registrationCodec.decode(put.get(registrationCodec.encodeAll(reg))!),
+      put.get(registrationCodec.encodeAll(reg))!,
     deleteRegistration(workflow: string): void {
       remove.run(workflow);
     },

@@ -3,6 +3,7 @@
 // prepared once. Column names come only from the codec, never from the caller.
 import type Database from "better-sqlite3";
 import type { Codec, Row } from "./codec.ts";
+import { RecordQuery } from "./record-query.ts";
 
 export interface PatchTarget<R> {
   table: string;
@@ -15,6 +16,7 @@ export class PatchStatements<R> {
   readonly #db: Database.Database;
   readonly #target: PatchTarget<R>;
   readonly #cache = new Map<string, Database.Statement>();
+  readonly #returning = new Map<string, RecordQuery<R>>();
 
   constructor(db: Database.Database, target: PatchTarget<R>) {
     this.#db = db;
@@ -24,12 +26,21 @@ export class PatchStatements<R> {
   /**
    * Runs `UPDATE table SET <patched columns> WHERE id = @key_id <extra> RETURNING *`.
    * `extra` is a fixed SQL fragment whose parameters are in `whereParams` (names must not be
-   * column names; use a `guard_` prefix). Answers the updated row or undefined.
+   * column names; use a `guard_` prefix). Answers the updated record or null.
    */
-  run(id: unknown, patch: object, extra: string, whereParams: Row): Row | undefined {
+  run(id: unknown, patch: object, extra: string, whereParams: Row): R | null {
     const values = this.#encode(patch);
-    const statement = this.#statement(Object.keys(values), extra, " RETURNING *");
-    return statement.get({ ...values, ...whereParams, key_id: id }) as Row | undefined;
+    const key = `${Object.keys(values).join(",")}|${extra}`;
+    let query = this.#returning.get(key);
+    if (query === undefined) {
+      query = new RecordQuery(
+        this.#db,
+        this.#sql(Object.keys(values), extra, " RETURNING *"),
+        this.#target.codec,
+      );
+      this.#returning.set(key, query);
+    }
+    return query.get({ ...values, ...whereParams, key_id: id });
   }
 
   /**
@@ -38,7 +49,7 @@ export class PatchStatements<R> {
    */
   runOver(id: unknown, patch: object, extra: string, whereParams: Row): Partial<R> | undefined {
     const values = this.#encode(patch);
-    const statement = this.#statement(Object.keys(values), extra, "");
+    const statement = this.#statement(Object.keys(values), extra);
     const { changes } = statement.run({ ...values, ...whereParams, key_id: id });
     return changes === 1 ? this.#target.codec.decodePartial(values) : undefined;
   }
@@ -48,17 +59,20 @@ export class PatchStatements<R> {
     return this.#target.codec.encode(patch as Partial<R>);
   }
 
-  #statement(columns: readonly string[], extra: string, returning: string): Database.Statement {
-    const key = `${columns.join(",")}|${extra}|${returning}`;
+  #statement(columns: readonly string[], extra: string): Database.Statement {
+    const key = `${columns.join(",")}|${extra}`;
     let statement = this.#cache.get(key);
     if (statement === undefined) {
-      // An empty patch still runs, so a guard-only update reports whether the guard holds.
-      const sets = columns.length === 0 ? "id = id" : columns.map((c) => `${c} = @${c}`).join(", ");
-      const sql = `UPDATE ${this.#target.table} SET ${sets} WHERE id = @key_id${extra}${returning}`;
-      statement = this.#db.prepare(sql);
+      statement = this.#db.prepare(this.#sql(columns, extra, ""));
       this.#cache.set(key, statement);
     }
     return statement;
+  }
+
+  #sql(columns: readonly string[], extra: string, returning: string): string {
+    // An empty patch still runs, so a guard-only update reports whether the guard holds.
+    const sets = columns.length === 0 ? "id = id" : columns.map((c) => `${c} = @${c}`).join(", ");
+    return `UPDATE ${this.#target.table} SET ${sets} WHERE id = @key_id${extra}${returning}`;
   }
 
   #rejectUnknown(patch: object): void {

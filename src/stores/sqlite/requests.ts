@@ -2,9 +2,9 @@
 import type Database from "better-sqlite3";
 import type { RequestRecord } from "../../engine/domain.ts";
 import type { RequestFilter } from "../../engine/store.ts";
-import type { Row } from "./codec.ts";
 import { requestCodec } from "./columns.ts";
 import { PatchStatements } from "./patch.ts";
+import { RecordQuery } from "./record-query.ts";
 
 const GET_REQUEST = "SELECT * FROM requests WHERE id = ?";
 
@@ -27,13 +27,13 @@ const LIST_PENDING_REQUESTS = `SELECT * FROM requests WHERE ${PENDING} ORDER BY 
 const LIST_REQUESTS = "SELECT * FROM requests ORDER BY id";
 
 export function requestReads(db: Database.Database) {
-  const get = db.prepare<[number], Row>(GET_REQUEST);
-  const ofRun = db.prepare<[Row], Row>(LIST_RUN_REQUESTS);
-  const ofTask = db.prepare<[Row], Row>(LIST_TASK_REQUESTS);
-  const pending = db.prepare<[Row], Row>(LIST_PENDING_REQUESTS);
-  const all = db.prepare<[Row], Row>(LIST_REQUESTS);
+  const get = new RecordQuery(db, GET_REQUEST, requestCodec);
+  const ofRun = new RecordQuery(db, LIST_RUN_REQUESTS, requestCodec);
+  const ofTask = new RecordQuery(db, LIST_TASK_REQUESTS, requestCodec);
+  const pending = new RecordQuery(db, LIST_PENDING_REQUESTS, requestCodec);
+  const all = new RecordQuery(db, LIST_REQUESTS, requestCodec);
   return {
-    get: (id: number): RequestRecord | null => requestCodec.decodeOrNull(get.get(id)),
+    get: (id: number): RequestRecord | null => get.get(id),
     list(filter: RequestFilter = {}): RequestRecord[] {
       const params = {
         run_id: filter.run_id ?? null,
@@ -48,21 +48,21 @@ export function requestReads(db: Database.Database) {
             : filter.pending === true
               ? pending
               : all;
-      return statement.all(params).map(requestCodec.decode);
+      return statement.all(params);
     },
   };
 }
 
 export function requestWrites(db: Database.Database) {
-  const insert = db.prepare<[Row], Row>(INSERT_REQUEST);
+  const insert = new RecordQuery(db, INSERT_REQUEST, requestCodec);
   const patch = new PatchStatements(db, { table: "requests", codec: requestCodec, fixed: ["id"] });
   return {
     insert: (request: Omit<RequestRecord, "id">): RequestRecord =>
-      requestCodec.decode(insert.get(requestCodec.encodeAll(request))!),
+      insert.get(requestCodec.encodeAll(request))!,
     update(id: number, fields: Partial<Omit<RequestRecord, "id">>): RequestRecord {
-      const row = patch.run(id, fields, "", {});
-      if (row === undefined) throw new Error(`request ${id} not found`);
-      return requestCodec.decode(row);
+      const request = patch.run(id, fields, "", {});
+      if (request === null) throw new Error(`request ${id} not found`);
+      return request;
     },
   };
 }

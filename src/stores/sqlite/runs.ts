@@ -6,6 +6,7 @@ import type { RunFilter } from "../../engine/store.ts";
 import type { Row } from "./codec.ts";
 import { runCodec } from "./columns.ts";
 import { PatchStatements } from "./patch.ts";
+import { RecordQuery } from "./record-query.ts";
 
 const GET_RUN = "SELECT * FROM runs WHERE id = ?";
 
@@ -64,10 +65,10 @@ const DELETE_RUN_STATEMENTS = [
 ];
 
 export function runReads(db: Database.Database) {
-  const get = db.prepare<[string], Row>(GET_RUN);
+  const get = new RecordQuery(db, GET_RUN, runCodec);
   const list = db.prepare<[Row], unknown[]>(LIST_RUNS).raw();
   return {
-    get: (id: string): RunRecord | null => runCodec.decodeOrNull(get.get(id)),
+    get: (id: string): RunRecord | null => get.get(id),
     list: (filter: RunFilter = {}): RunRecord[] =>
       list
         .all({ status: filter.status ?? null, workflow: filter.workflow ?? null })
@@ -76,7 +77,7 @@ export function runReads(db: Database.Database) {
 }
 
 export function runWrites(db: Database.Database) {
-  const get = db.prepare<[string], Row>(GET_RUN);
+  const get = new RecordQuery(db, GET_RUN, runCodec);
   const insert = db.prepare<[Row], number>(INSERT_RUN).pluck();
   const lastPosition = db.prepare<[], { n: number }>(LAST_POSITION);
   const move = db.prepare<[Row]>(MOVE_RUN);
@@ -89,7 +90,7 @@ export function runWrites(db: Database.Database) {
   });
 
   const mustGet = (id: string): RunRecord => {
-    const run = runCodec.decodeOrNull(get.get(id));
+    const run = get.get(id);
     if (run === null) throw new Error(`run ${id} not found`);
     return run;
   };
@@ -110,9 +111,9 @@ export function runWrites(db: Database.Database) {
         if (changed === undefined) throw new Error(`run ${id} not found`);
         return { ...known, ...changed };
       }
-      const row = patch.run(id, fields, "", {});
-      if (row === undefined) throw new Error(`run ${id} not found`);
-      return runCodec.decode(row);
+      const run = patch.run(id, fields, "", {});
+      if (run === null) throw new Error(`run ${id} not found`);
+      return run;
     },
     move(id: string, index: number): RunRecord {
       if (Number.isNaN(index)) throw new RangeError("moveRun: index is NaN");
@@ -123,7 +124,7 @@ export function runWrites(db: Database.Database) {
       return mustGet(id);
     },
     remove(id: string): void {
-      const run = runCodec.decodeOrNull(get.get(id));
+      const run = get.get(id);
       if (run === null) return;
       for (const statement of deletes) statement.run(id);
       closeGap.run(run.position);

@@ -13,6 +13,7 @@ import type { TaskFilter, TaskGuard } from "../../engine/store.ts";
 import type { Row } from "./codec.ts";
 import { taskCodec } from "./columns.ts";
 import { PatchStatements } from "./patch.ts";
+import { RecordQuery } from "./record-query.ts";
 
 const GET_TASK = "SELECT * FROM tasks WHERE id = ?";
 
@@ -56,16 +57,16 @@ const guardStatus = (statuses: readonly TaskStatus[]): string => {
 const GUARD_CLAIM = " AND claim = @guard_claim";
 
 export function taskReads(db: Database.Database) {
-  const get = db.prepare<[number], Row>(GET_TASK);
-  const byToken = db.prepare<[string], Row>(FIND_BY_TOKEN_HASH);
-  const ofRun = db.prepare<[Row], Row>(LIST_TASKS_OF_RUN);
-  const byStatus = db.prepare<[Row], Row>(LIST_TASKS_BY_STATUS);
-  const all = db.prepare<[Row], Row>(LIST_TASKS);
+  const get = new RecordQuery(db, GET_TASK, taskCodec);
+  const byToken = new RecordQuery(db, FIND_BY_TOKEN_HASH, taskCodec);
+  const ofRun = new RecordQuery(db, LIST_TASKS_OF_RUN, taskCodec);
+  const byStatus = new RecordQuery(db, LIST_TASKS_BY_STATUS, taskCodec);
+  const all = new RecordQuery(db, LIST_TASKS, taskCodec);
   const outstanding = db.prepare<[Row], number>(HAS_OUTSTANDING).pluck();
   return {
     hasOutstanding: (runId: string): boolean => outstanding.get({ run_id: runId }) === 1,
-    get: (id: number): TaskRecord | null => taskCodec.decodeOrNull(get.get(id)),
-    findByTokenHash: (hash: string): TaskRecord | null => taskCodec.decodeOrNull(byToken.get(hash)),
+    get: (id: number): TaskRecord | null => get.get(id),
+    findByTokenHash: (hash: string): TaskRecord | null => byToken.get(hash),
     list(filter: TaskFilter): TaskRecord[] {
       const params = {
         run_id: filter.run_id ?? null,
@@ -74,7 +75,7 @@ export function taskReads(db: Database.Database) {
       };
       const statement =
         filter.run_id !== undefined ? ofRun : filter.status !== undefined ? byStatus : all;
-      return statement.all(params).map(taskCodec.decode);
+      return statement.all(params);
     },
   };
 }
@@ -107,7 +108,7 @@ export function taskWrites(db: Database.Database) {
         extra += GUARD_CLAIM;
         params.guard_claim = guard.claim;
       }
-      if (known === undefined) return taskCodec.decodeOrNull(patch.run(id, fields, extra, params));
+      if (known === undefined) return patch.run(id, fields, extra, params);
       const changed = patch.runOver(id, fields, extra, params);
       return changed === undefined ? null : { ...known, ...changed };
     },
