@@ -57,11 +57,16 @@ function runBench(): Promise<{ code: number | null; stdout: string; stderr: stri
 /** The figure each workload must have measured (a number, not null). */
 const EXPECTED: Record<string, string> = {
   W1: "steps_per_s",
+  "W1-warm": "steps_per_s",
   W1F: "steps_per_s",
+  "W1F-warm": "steps_per_s",
   W2: "p99_ms",
   W3: "steps_per_s",
+  "W3-warm": "steps_per_s",
   W4: "ratio",
+  "W4-warm": "ratio",
   "W4-fan": "ratio",
+  "W4-fan-warm": "ratio",
   "W5-list": "p50_ms",
   "W5-get": "p99_ms",
   "W5-sse": "p99_ms",
