@@ -17,7 +17,6 @@ export interface Codec<R> {
   readonly names: readonly string[];
   /** A row with every column (`SELECT *`, `RETURNING *`) -> the record, fields in column order. */
   decode(row: Row): R;
-  decodeOrNull(row: Row | undefined): R | null;
   /** The same from a row read as an array (better-sqlite3's raw mode), values in `names` order. */
   decodeRow(values: readonly unknown[]): R;
   /** Encodes the given fields for named parameters; `undefined` means "not given". */
@@ -54,18 +53,18 @@ const ENCODE: Record<ColumnKind, (v: string) => string> = {
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
-/** `(input) => ({ name: <expression of input.name>, ... })` over every column. */
-function literalFunction(entries: Array<[string, ColumnKind]>, expr: typeof DECODE) {
-  const fields = entries.map(([name, kind]) => `${name}: ${expr[kind](`input.${name}`)}`);
-  return new Function("input", `return {\n${fields.join(",\n")}\n};`) as (input: Row) => Row;
-}
-
-/** `(values) => ({ name: <expression of values[i]>, ... })`, i the column's place. */
-function positionalFunction(entries: Array<[string, ColumnKind]>) {
-  const fields = entries.map(([name, kind], i) => `${name}: ${DECODE[kind](`values[${i}]`)}`);
-  return new Function("values", `return {\n${fields.join(",\n")}\n};`) as (
-    values: readonly unknown[],
-  ) => Row;
+/**
+ * `(param) => ({ name: <expression>, ... })` over every column; `at(name, i)` says where the
+ * column's value is in `param` (a field, or a place in an array).
+ */
+function recordFunction<I>(
+  entries: Array<[string, ColumnKind]>,
+  expr: typeof DECODE,
+  param: string,
+  at: (name: string, i: number) => string,
+) {
+  const fields = entries.map(([name, kind], i) => `${name}: ${expr[kind](at(name, i))}`);
+  return new Function(param, `return {\n${fields.join(",\n")}\n};`) as (input: I) => Row;
 }
 
 /** Copies the given (not undefined) fields, encoded, in column order. */
@@ -84,16 +83,21 @@ export function makeCodec<R>(spec: Columns<R>): Codec<R> {
   for (const [name] of entries) {
     if (!IDENTIFIER.test(name)) throw new Error(`codec: column name ${name} is not an identifier`);
   }
-  const decode = literalFunction(entries, DECODE) as (row: Row) => R;
-  const decodeRow = positionalFunction(entries) as (values: readonly unknown[]) => R;
-  const encodeAll = literalFunction(entries, ENCODE) as (fields: Partial<R>) => Row;
+  const field = (name: string) => `input.${name}`;
+  const decode = recordFunction<Row>(entries, DECODE, "input", field) as (row: Row) => R;
+  const decodeRow = recordFunction<readonly unknown[]>(
+    entries,
+    DECODE,
+    "values",
+    (_, i) => `values[${i}]`,
+  ) as (values: readonly unknown[]) => R;
+  const encodeAll = recordFunction<Partial<R>>(entries, ENCODE, "input", field);
   const encode = partialEncoder(entries) as (fields: Partial<R>) => Row;
   return {
     columns: new Set(entries.map(([name]) => name)),
     names: entries.map(([name]) => name),
     decode,
     decodeRow,
-    decodeOrNull: (row) => (row === undefined ? null : decode(row)),
     decodePartial(row) {
       const out: Row = {};
       for (const name of Object.keys(row))
