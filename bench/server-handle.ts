@@ -31,6 +31,12 @@ export interface BenchServer {
   /** CPU time (user + system, all threads) the server has used so far, in ms. */
   cpuMs(): number;
   /**
+   * Bytes the server has sent to storage so far (`write_bytes` of /proc/<pid>/io: WAL frames
+   * and checkpointed pages). It moves far less with machine load than any time does, so it
+   * shows what a change to the schema or the statements did to the writes.
+   */
+  diskBytes(): number;
+  /**
    * Stops the server (idempotent); answers the store's bytes on disk after its clean close,
    * then removes the temp directory.
    */
@@ -73,6 +79,11 @@ function cpuMs(pid: number): number {
   // The command name (field 2) may hold spaces; the fields after its closing paren are fixed.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function diskBytes(pid: number): number {
+  const io = readFileSync(`/proc/${pid}/io`, "utf8");
+  return Number(/^write_bytes:\s+(\d+)/m.exec(io)?.[1] ?? Number.NaN);
 }
 
 function storeBytes(dir: string): number {
@@ -155,6 +166,7 @@ export async function startBenchServer(spec: ServerSpec): Promise<BenchServer> {
       synchronous: ready.synchronous,
       peakRssMib: () => readStatus(child.pid!, "VmHWM"),
       cpuMs: () => cpuMs(child.pid!),
+      diskBytes: () => diskBytes(child.pid!),
       stop,
     };
   } catch (err) {

@@ -226,7 +226,7 @@ describe("sqlite store", () => {
     await store.close();
   });
 
-  it("loads the ready index from the partial and status indexes, never the whole history", async () => {
+  it("loads the ready index from the partial indexes, never the whole history", async () => {
     const path = join(freshDir(), "store.db");
     await openAt(path);
     const db = new Database(path, { readonly: true });
@@ -235,7 +235,7 @@ describe("sqlite store", () => {
         (row) => row.detail,
       );
     expect(planOf(ACTIVE_RUNS)).toEqual(["SCAN runs USING INDEX runs_active"]);
-    expect(planOf(READY_TASKS)).toEqual(["SEARCH tasks USING INDEX tasks_status (status=?)"]);
+    expect(planOf(READY_TASKS)).toEqual(["SCAN tasks USING INDEX tasks_ready"]);
     db.close();
   });
 });

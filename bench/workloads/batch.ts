@@ -20,6 +20,8 @@ interface BatchResult {
   wallMs: number;
   /** Server CPU time over the measured window. */
   cpuMs: number;
+  /** Bytes the server sent to storage over the measured window. */
+  diskBytes: number;
   submitMs: number;
   rssMib: number;
   failed: number;
@@ -29,6 +31,7 @@ interface BatchResult {
 /** One round: the batch submitted at once and waited for, on the session's server. */
 async function runRound(s: Session, options: BenchOptions, batch: Batch): Promise<BatchResult> {
   const cpuBefore = s.server.cpuMs();
+  const diskBefore = s.server.diskBytes();
   const sent = await submitMany(s.client, batch.workflow, batch.runs, options.inFlight, () => {
     return batch.title;
   });
@@ -37,6 +40,7 @@ async function runRound(s: Session, options: BenchOptions, batch: Batch): Promis
   return {
     wallMs: lastEnd(s.completions, ids) - sent.firstSentAt,
     cpuMs: s.server.cpuMs() - cpuBefore,
+    diskBytes: s.server.diskBytes() - diskBefore,
     submitMs: sent.lastAnsweredAt - sent.firstSentAt,
     rssMib: s.server.peakRssMib(),
     failed: ids.filter((id) => s.completions.failed.has(id)).length,
@@ -76,6 +80,7 @@ function throughput(batch: Batch, r: BatchResult): Figure {
     wall_ms: round(r.wallMs),
     server_cpu_pct: round((100 * r.cpuMs) / r.wallMs),
     steps_per_cpu_s: round((batch.runs * batch.steps * 1000) / r.cpuMs),
+    disk_bytes_per_step: round(r.diskBytes / (batch.runs * batch.steps)),
     submit_ms: round(r.submitMs),
     failed: r.failed,
     store_kib_per_1000_runs: round(r.storeBytes / 1024 / (batch.runs / 1000)),

@@ -18,7 +18,7 @@ WHERE id = ? AND status = 'ready'`;
 // What the index is loaded from: both walk a partial or status index, never the history.
 export const ACTIVE_RUNS = `SELECT * FROM runs INDEXED BY runs_active
 WHERE status IN ('queued', 'running')`;
-export const READY_TASKS = "SELECT * FROM tasks INDEXED BY tasks_status WHERE status = 'ready'";
+export const READY_TASKS = "SELECT * FROM tasks INDEXED BY tasks_ready WHERE status = 'ready'";
 function indexSource(db: Database.Database): IndexSource {
   const active = new RecordQuery(db, ACTIVE_RUNS, runCodec);
   const ready = new RecordQuery(db, READY_TASKS, taskCodec);

@@ -4,6 +4,7 @@
 // cannot both apply a step.
 import type Database from "better-sqlite3";
 import { SCHEMA_V1 } from "./schema-v1.ts";
+import { SCHEMA_V2 } from "./schema-v2.ts";
 
 export interface Migration {
   /** 1, 2, 3, ... in order; never renumber or edit a released step, add a new one. */
@@ -14,6 +15,7 @@ export interface Migration {
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "initial schema", sql: SCHEMA_V1 },
+  { version: 2, name: "status index of going attempts only", sql: SCHEMA_V2 },
 ];
 
 export function schemaVersion(db: Database.Database): number {

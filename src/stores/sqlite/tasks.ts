@@ -19,22 +19,28 @@ const GET_TASK = "SELECT * FROM tasks WHERE id = ?";
 
 const FIND_BY_TOKEN_HASH = "SELECT * FROM tasks WHERE token_hash = ? ORDER BY id LIMIT 1";
 
-// Three shapes so each filter can use its index: by run, by status, or neither.
+// Four shapes so each filter can use its index: by run, by going statuses (the partial
+// `tasks_going`, whose condition the statement repeats word for word so SQLite may use it), by
+// other statuses (no caller does; a scan in id order), or neither.
+const GOING = "status IN ('in_progress', 'waiting')";
+const GOING_STATUSES: readonly TaskStatus[] = ["in_progress", "waiting"];
 const STATUS_MATCH = "(@statuses IS NULL OR status IN (SELECT value FROM json_each(@statuses)))";
 const NODE_MATCH = "(@node IS NULL OR node = @node)";
 const LIST_TASKS_OF_RUN = `SELECT * FROM tasks
 WHERE run_id = @run_id AND ${STATUS_MATCH} AND ${NODE_MATCH} ORDER BY id`;
+const LIST_GOING_TASKS = `SELECT * FROM tasks INDEXED BY tasks_going
+WHERE ${GOING} AND status IN (SELECT value FROM json_each(@statuses)) AND ${NODE_MATCH}
+ORDER BY id`;
 const LIST_TASKS_BY_STATUS = `SELECT * FROM tasks
 WHERE status IN (SELECT value FROM json_each(@statuses)) AND ${NODE_MATCH} ORDER BY id`;
 const LIST_TASKS = `SELECT * FROM tasks WHERE ${NODE_MATCH} ORDER BY id`;
 
-// Two probes, each on an index that stays small however long the run is: its ready rows
-// (`tasks_ready`), and the attempts going right now across all runs (`tasks_status`), which
-// the pools' capacity and the people being asked keep few.
+// Two seeks, each on a partial index that holds only live attempts: the run's ready rows
+// (`tasks_ready`), and its going ones (`tasks_going`), which the pools' capacity and the
+// people being asked keep few.
 const HAS_OUTSTANDING = `SELECT
   EXISTS (SELECT 1 FROM tasks INDEXED BY tasks_ready WHERE run_id = @run_id AND status = 'ready')
-  OR EXISTS (SELECT 1 FROM tasks INDEXED BY tasks_status
-    WHERE status IN ('in_progress', 'waiting') AND run_id = @run_id)`;
+  OR EXISTS (SELECT 1 FROM tasks INDEXED BY tasks_going WHERE ${GOING} AND run_id = @run_id)`;
 
 // Columns left out take their schema defaults: a new attempt is ready, unclaimed, unfinished.
 // The row is not read back (one insert per enqueue is on the hot path): the record is the
@@ -60,6 +66,7 @@ export function taskReads(db: Database.Database) {
   const get = new RecordQuery(db, GET_TASK, taskCodec);
   const byToken = new RecordQuery(db, FIND_BY_TOKEN_HASH, taskCodec);
   const ofRun = new RecordQuery(db, LIST_TASKS_OF_RUN, taskCodec);
+  const going = new RecordQuery(db, LIST_GOING_TASKS, taskCodec);
   const byStatus = new RecordQuery(db, LIST_TASKS_BY_STATUS, taskCodec);
   const all = new RecordQuery(db, LIST_TASKS, taskCodec);
   const outstanding = db.prepare<[Row], number>(HAS_OUTSTANDING).pluck();
@@ -73,9 +80,10 @@ export function taskReads(db: Database.Database) {
         statuses: filter.status === undefined ? null : JSON.stringify(filter.status),
         node: filter.node ?? null,
       };
-      const statement =
-        filter.run_id !== undefined ? ofRun : filter.status !== undefined ? byStatus : all;
-      return statement.all(params);
+      if (filter.run_id !== undefined) return ofRun.all(params);
+      if (filter.status === undefined) return all.all(params);
+      const onlyGoing = filter.status.every((s) => GOING_STATUSES.includes(s));
+      return (onlyGoing ? going : byStatus).all(params);
     },
   };
 }
