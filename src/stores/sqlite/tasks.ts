@@ -22,8 +22,8 @@ const FIND_BY_TOKEN_HASH = "SELECT * FROM tasks WHERE token_hash = ? ORDER BY id
 // Four shapes so each filter can use its index: by run, by going statuses (the partial
 // `tasks_going`, whose condition the statement repeats word for word so SQLite may use it), by
 // other statuses (no caller does; a scan in id order), or neither.
-const GOING = "status IN ('in_progress', 'waiting')";
 const GOING_STATUSES: readonly TaskStatus[] = ["in_progress", "waiting"];
+const GOING = statusIn(GOING_STATUSES);
 const STATUS_MATCH = "(@statuses IS NULL OR status IN (SELECT value FROM json_each(@statuses)))";
 const NODE_MATCH = "(@node IS NULL OR node = @node)";
 const LIST_TASKS_OF_RUN = `SELECT * FROM tasks
@@ -54,12 +54,13 @@ VALUES (@run_id, @node, @attempt, @priority, @explicit, @created, @payload_prese
 // The status guard is written into the statement text (one cached statement per guard set; the
 // engine uses a few) rather than bound as JSON for json_each, which cost a third of the update.
 // Only known statuses are ever written into SQL.
-const guardStatus = (statuses: readonly TaskStatus[]): string => {
+function statusIn(statuses: readonly TaskStatus[]): string {
   for (const s of statuses) {
     if (!TASK_STATUSES.includes(s)) throw new Error(`tasks: unknown status ${String(s)}`);
   }
-  return ` AND status IN (${statuses.map((s) => `'${s}'`).join(", ")})`;
-};
+  return `status IN (${statuses.map((s) => `'${s}'`).join(", ")})`;
+}
+const guardStatus = (statuses: readonly TaskStatus[]): string => ` AND ${statusIn(statuses)}`;
 const GUARD_CLAIM = " AND claim = @guard_claim";
 
 export function taskReads(db: Database.Database) {
