@@ -63,6 +63,23 @@ describe("persistWorkflowRow", () => {
     expect(await read()).toBe(expected);
   });
 
+  it("keeps a comment at the end of a rewritten key line", async () => {
+    const before = [
+      "[workflows.a]",
+      'target = "a.ts:a"   # reviewed by ops',
+      "pool = 'slow' #  \"quoted\" # twice",
+      'target2 = "x"',
+      "",
+    ].join("\r\n");
+    await writeFile(file, before);
+    await persistWorkflowRow(file, "a", { target: "b.ts:a", pool: "fast" });
+    const after = before.replace('"a.ts:a"', '"b.ts:a"').replace("pool = 'slow'", 'pool = "fast"');
+    expect(await read()).toBe(after);
+    await writeFile(file, '[workflows.a]\ntarget = "a\\"#.ts:a"# tight\npool = "p"\n');
+    await persistWorkflowRow(file, "a", { target: "c.ts:a", pool: "p" });
+    expect(await read()).toBe('[workflows.a]\ntarget = "c.ts:a"# tight\npool = "p"\n');
+  });
+
   it("adds a key the row lacked after its last key line", async () => {
     await writeFile(file, '[workflows.a]\ntarget = "a.ts:a"\n\n[pools.default]\ncapacity = 1\n');
     await persistWorkflowRow(file, "a", { target: "a.ts:a", pool: "default" });

@@ -119,6 +119,35 @@ describe("ctx.ask", () => {
     });
   });
 
+  it("a waiting task set back to ready stales its request; the re-run asks anew", async () => {
+    const calls = { n: 0 };
+    h = await startHarness();
+    h.register(approval("approval", calls));
+    const { run_id } = await h.service.submitRun("approval", { title: "t" });
+    const first = await h.waitEvent("request.opened", (e) => e.run_id === run_id);
+    const waiting = await h.waitEvent("task.waiting", (e) => e.run_id === run_id);
+    await h.service.setTaskStatus(waiting.task_id!, { status: "ready" });
+    const firstId = first.data.request_id as number;
+    const again = await h.waitEvent(
+      "request.opened",
+      (e) => e.run_id === run_id && e.data.request_id !== firstId,
+    );
+    expect(again.data.ordinal).toBe(1);
+    expect(await h.service.getRequest(firstId)).toMatchObject({ pending: false, stale: true });
+    const secondId = again.data.request_id as number;
+    await h.waitEvent("task.waiting", (e) => e.data.request_id === secondId);
+    expect(await h.service.getRequest(secondId)).toMatchObject({ pending: true, stale: false });
+    await h.service.answerRequest(secondId, { option_id: "yes" });
+    const why = await h.waitEvent(
+      "request.opened",
+      (e) => e.run_id === run_id && e.data.ordinal === 2,
+    );
+    await h.service.answerRequest(why.data.request_id as number, { value: { why: "again" } });
+    const done = await h.waitEvent("run.completed", (e) => e.run_id === run_id);
+    expect(done.data.output).toEqual({ choice: "yes", note: { why: "again" } });
+    expect(calls.n).toBe(2);
+  });
+
   it("a restart while waiting keeps the request; the answer re-runs the body without asking twice", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ym-ask-"));
     const calls = { n: 0 };

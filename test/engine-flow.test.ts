@@ -223,5 +223,13 @@ describe("fan-out and join", () => {
     const done = await h.waitEvent("run.completed", finished(run_id));
     expect(done.data.output).toBeNull();
     expect(done.data.terminal_tasks).toEqual([]);
+    // The task still records what its body returned (http-api.md: `result`).
+    const ended = h.named("task.done", run_id)[0];
+    expect(await h.service.getTask(ended.task_id!)).toMatchObject({
+      node: "a",
+      status: "done",
+      terminal: false,
+      result: [],
+    });
   });
 });

@@ -178,6 +178,34 @@ describe("task operations", () => {
     expect(h.named("task.cancelled", run_id)[0].data.reason).toBe("move");
   });
 
+  it("moving a finished task files it cancelled: only the moved work is the output", async () => {
+    h = await startHarness();
+    const wf = workflow("moveend");
+    wf.node({ start: true }, async function a({ b, c }: any, input: { title: string }) {
+      return input.title === "to c" ? c(input.title) : b(input.title);
+    });
+    wf.node(async function b({}: any, title: string) {
+      return `b:${title}`;
+    });
+    wf.node(async function c({}: any, title: string) {
+      return `c:${title}`;
+    });
+    h.register(wf);
+    const { run_id } = await h.service.submitRun("moveend", { title: "x" });
+    const first = await h.waitEvent("run.completed", (e) => e.run_id === run_id);
+    const finished = first.data.task_id as number;
+    const { task_id } = await h.service.moveTask(finished, { node: "c" });
+    const again = await h.waitEvent(
+      "run.completed",
+      (e) => e.run_id === run_id && e.data.task_id === task_id,
+    );
+    expect(again.data).toMatchObject({ output: "c:x", terminal_tasks: [task_id] });
+    expect(h.named("task.cancelled", run_id).map((e) => [e.task_id, e.data])).toEqual([
+      [finished, { from: "done", node: "b", reason: "move" }],
+    ]);
+    expect(await h.service.getTask(finished)).toMatchObject({ status: "cancelled" });
+  });
+
   it("rerun enqueues a fresh attempt with the last payload; a join replays its arrivals", async () => {
     h = await startHarness();
     const seen: unknown[] = [];

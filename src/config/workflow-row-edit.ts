@@ -55,7 +55,8 @@ function updateRow(lines: string[], span: TableSpan, row: WorkflowRow, eol: stri
     const match = KEY_LINE.exec(out[i]);
     if (!match) continue;
     const key = match[3] as keyof WorkflowRow;
-    out[i] = `${match[1]}${key} = ${tomlString(row[key])}${lineEnding(out[i]) || eol}`;
+    const comment = trailingComment(out[i], match[0].length);
+    out[i] = `${match[1]}${key} = ${tomlString(row[key])}${comment}${lineEnding(out[i]) || eol}`;
     seen.add(key);
   }
   const missing = ROW_KEYS.filter((key) => !seen.has(key));
@@ -65,6 +66,21 @@ function updateRow(lines: string[], span: TableSpan, row: WorkflowRow, eol: stri
   const added = missing.map((key) => `${key} = ${tomlString(row[key])}${eol}`);
   out.splice(last + 1, 0, ...added);
   return out;
+}
+
+/**
+ * The comment after a one-line string value (`pool = "a"  # why`), spacing included, or "".
+ * Other value forms (multi-line strings, a bare value) keep today's rewrite without it.
+ */
+function trailingComment(line: string, valueFrom: number): string {
+  const text = line.replace(/\r?\n$/, "");
+  let i = valueFrom;
+  while (text[i] === " " || text[i] === "\t") i++;
+  const quote = text[i];
+  if ((quote !== '"' && quote !== "'") || text.startsWith(quote.repeat(3), i)) return "";
+  for (i++; i < text.length && text[i] !== quote; i++) if (quote === '"' && text[i] === "\\") i++;
+  const rest = text.slice(i + 1);
+  return /^\s*#/.test(rest) ? rest : "";
 }
 
 /**

@@ -6,7 +6,9 @@
 //
 // Durability of `ctx.ask`: asks are numbered 1, 2, ... within the attempt. If the body runs again
 // (after a restart), an ask whose ordinal already has a request reuses it: answered ones resolve
-// at once, pending ones are waited on, so a person is never asked twice.
+// at once, pending ones are waited on, so a person is never asked twice. A stale one (its attempt
+// was stopped, e.g. an operator set the waiting task back to ready) can no longer be answered, so
+// the body asks again with a new request.
 import type { TaskContext } from "../authoring/index.ts";
 import type { Json, RequestOption, RequestRecord, TaskRecord } from "./domain.ts";
 import type { AttemptHandle } from "./task-context.ts";
@@ -81,7 +83,7 @@ async function openNodeRequest(h: AttemptHandle, opts: AskOptions, ordinal: numb
   const options = normalizeOptions(opts.options);
   return h.core.uow.run(async (work) => {
     const existing = (await work.tx.listRequests({ task_id: h.task.id })).find(
-      (r) => r.source === "node" && r.ordinal === ordinal,
+      (r) => r.source === "node" && r.ordinal === ordinal && !r.stale,
     );
     if (existing) return existing;
     return insertOpenRequest(work, h.task, {

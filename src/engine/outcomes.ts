@@ -13,8 +13,11 @@ import { appendLog } from "./work-log.ts";
 // return; the claim still guards against an operator having revoked the attempt meanwhile.
 const GOING = ["in_progress", "waiting"] as const;
 
+/** The task's `result`: what the body returned, as JSON (a routed edge: its payload). */
 function resultOf(routing: Routing): Json {
   if (routing.kind === "end") return routing.value;
+  // `return []` ends the branch without a value; the task still records the empty list.
+  if (routing.transitions.length === 0) return [];
   const payloads = routing.transitions.map((t) => (t.present ? t.payload : null));
   return routing.fanout ? payloads : (payloads[0] ?? null);
 }

@@ -45,6 +45,20 @@ export const isOutstanding = (status: TaskStatus) => OUTSTANDING.includes(status
  * Cancels an outstanding attempt: writes the row, announces it and, after commit, stops its
  * body if it runs here. Answers null when the task was not outstanding any more.
  */
+/**
+ * Files a stopped attempt as cancelled (http-api.md: move and set status cancelled apply to a
+ * task in any status): what replaces it no longer leaves it counted as an output or a failure
+ * of its run. Its end time stays when it had one.
+ */
+export async function cancelStopped(
+  work: Work,
+  task: TaskRecord,
+  reason: "move" | "set_status",
+): Promise<void> {
+  await work.tx.updateTask(task.id, { status: "cancelled", finished: task.finished ?? work.now });
+  work.emit("task.cancelled", task.run_id, task.id, { from: task.status, node: task.node, reason });
+}
+
 export async function cancelAttempt(
   work: Work,
   core: EngineCore,

@@ -7,7 +7,14 @@ import { Interrupt } from "../../engine/interrupt.ts";
 import { reopenRun, settleRun } from "../../engine/settle.ts";
 import type { Work } from "../../engine/unit-of-work.ts";
 import { conflict } from "../errors.ts";
-import { cancelAttempt, isOutstanding, requireNode, requireRun, requireTask } from "./shared.ts";
+import {
+  cancelAttempt,
+  cancelStopped,
+  isOutstanding,
+  requireNode,
+  requireRun,
+  requireTask,
+} from "./shared.ts";
 
 /** A fresh attempt of `node` with the payload it last had; a join replays its stored arrivals. */
 export async function rerunNode(core: EngineCore, runId: string, node: string): Promise<number> {
@@ -55,7 +62,9 @@ export async function moveTask(core: EngineCore, taskId: number, node: string): 
     if (spec.join) {
       throw conflict(`Node ${node} is a join; it is dispatched by its arrivals, not by a move.`);
     }
+    // Spec: a move cancels the attempt whatever its status; a stopped one is filed as cancelled.
     if (isOutstanding(task.status)) await cancelAttempt(work, core, task, "move");
+    else await cancelStopped(work, task, "move");
     const open = await reopenRun(work, run);
     const moved = await enqueueTask(work, core.registry, {
       run: open,
@@ -120,12 +129,7 @@ export async function setTaskStatus(
     });
     if (status === "cancelled") {
       if (!(await cancelAttempt(work, core, task, "set_status"))) {
-        await work.tx.updateTask(task.id, { status: "cancelled", finished: work.now });
-        work.emit("task.cancelled", run.id, task.id, {
-          from: task.status,
-          node: task.node,
-          reason: "set_status",
-        });
+        await cancelStopped(work, task, "set_status");
       }
       return settleRun(work, run.id, task);
     }
