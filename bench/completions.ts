@@ -103,3 +103,10 @@ export function lastEnd(completions: Completions, ids: Iterable<string>): number
   for (const id of ids) last = Math.max(last, completions.ended.get(id) ?? 0);
   return last;
 }
+
+/** How many of `ids` had ended by `at` (performance.now). */
+export function endedBy(completions: Completions, ids: Iterable<string>, at: number): number {
+  let n = 0;
+  for (const id of ids) if ((completions.ended.get(id) ?? Number.POSITIVE_INFINITY) <= at) n++;
+  return n;
+}

@@ -1,6 +1,6 @@
 // W1, W1F, W3, W4: a batch of runs submitted at once over HTTP (a bounded number of requests in
 // flight), timed from the first submit to the last `run.completed` seen on the event stream.
-import { lastEnd, submitMany } from "../completions.ts";
+import { endedBy, lastEnd, submitMany } from "../completions.ts";
 import { BLANK, type Figure, round } from "../figures.ts";
 import type { BenchOptions } from "../options.ts";
 import { diagnostics, type Session, withSession } from "../session.ts";
@@ -23,6 +23,8 @@ interface BatchResult {
   /** Bytes the server sent to storage over the measured window. */
   diskBytes: number;
   submitMs: number;
+  /** Runs whose end arrived before the last submit was answered. */
+  endedWhileSubmitting: number;
   rssMib: number;
   failed: number;
   storeBytes: number;
@@ -42,6 +44,7 @@ async function runRound(s: Session, options: BenchOptions, batch: Batch): Promis
     cpuMs: s.server.cpuMs() - cpuBefore,
     diskBytes: s.server.diskBytes() - diskBefore,
     submitMs: sent.lastAnsweredAt - sent.firstSentAt,
+    endedWhileSubmitting: endedBy(s.completions, ids, sent.lastAnsweredAt),
     rssMib: s.server.peakRssMib(),
     failed: ids.filter((id) => s.completions.failed.has(id)).length,
     storeBytes: 0,
@@ -82,6 +85,7 @@ function throughput(batch: Batch, r: BatchResult): Figure {
     steps_per_cpu_s: round((batch.runs * batch.steps * 1000) / r.cpuMs),
     disk_bytes_per_step: round(r.diskBytes / (batch.runs * batch.steps)),
     submit_ms: round(r.submitMs),
+    ended_while_submitting: r.endedWhileSubmitting,
     failed: r.failed,
     store_kib_per_1000_runs: round(r.storeBytes / 1024 / (batch.runs / 1000)),
   };
