@@ -172,6 +172,45 @@ describe("resync", () => {
     expect(client.frames()[0].event).toBe("resync");
   });
 
+  it("replays a backlog far over the live queue whole, at the pace the reader reads", async () => {
+    const feed = new ArrayFeed();
+    const big = "x".repeat(64 * 1024);
+    const stored = 100; // 6.4 MB to replay (the fixture's cap is 100 events), a 64 KB live queue
+    for (let i = 0; i < stored; i++) feed.emit("log.appended", { data: { preview: big } });
+    s = await startApp({ events: feed, sse: { queueBytes: 64 * 1024 } });
+    const client = await open("/api/events?after=0");
+    const res = await client.response();
+    res.pause();
+    await new Promise((r) => setTimeout(r, 100)); // the replay waits on the full socket
+    feed.emit("run.completed"); // live, published mid-replay
+    res.resume();
+    await until(client, (f) => f.at(-1)?.event === "run.completed");
+    const expected = Array.from({ length: stored + 1 }, (_, i) => String(i + 1));
+    expect(ids(client.frames())).toEqual(expected);
+  });
+
+  it("closes a stream whose reader stops reading mid-replay", async () => {
+    const feed = new ArrayFeed();
+    const big = "x".repeat(64 * 1024);
+    for (let i = 0; i < 100; i++) feed.emit("log.appended", { data: { preview: big } });
+    s = await startApp({ events: feed, sse: { queueBytes: 64 * 1024, stallMs: 100 } });
+    const client = await open("/api/events?after=0");
+    (await client.response()).pause();
+    expect(feed.bus.size).toBe(1);
+    await vi.waitFor(() => expect(feed.bus.size).toBe(0), { timeout: 5000 });
+  });
+
+  it("delivers a burst of thousands of live events in one tick to a reader that keeps up", async () => {
+    const feed = new ArrayFeed();
+    s = await startApp({ events: feed });
+    const client = await open("/api/events");
+    const burst = 6000; // about 2 MB of frames published before the socket can drain once
+    for (let i = 0; i < burst; i++) feed.emit("task.enqueued", { data: { node: "n".repeat(200) } });
+    await until(client, (f) => f.length >= burst);
+    expect(client.frames().some((f) => f.event === "resync")).toBe(false);
+    expect(Number(client.frames().at(-1)?.id)).toBe(burst);
+  });
+
   it("drops a slow reader's backlog and sends resync, without buffering without bound", async () => {
     const feed = new ArrayFeed();
     s = await startApp({ events: feed, sse: { queueBytes: 64 * 1024 } });

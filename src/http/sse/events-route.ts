@@ -42,21 +42,24 @@ interface StreamCall {
   query: EventsQuery;
 }
 
-/** Writes the replay (or a resync in its place), then lets the held live events through. */
-function writeSeam(
+/**
+ * Writes the replay (or a resync in its place) at the socket's pace, then lets the held live
+ * events through. Live events published meanwhile wait in the seam buffer; if it overflowed
+ * while the replay was written, the client is owed a resync before the live events.
+ */
+async function writeSeam(
   conn: SseConnection,
   tap: SeamBuffer,
   replay: EventRecord[] | null,
   after: number,
-) {
+): Promise<void> {
   let seam = after;
   if (replay === null || tap.overflowed) {
     conn.send(RESYNC_FRAME);
   } else {
-    for (const event of replay) {
-      conn.send(eventFrame(event));
-      seam = Math.max(seam, event.id ?? 0);
-    }
+    if (!(await conn.sendPaced(replay.map(eventFrame)))) return;
+    seam = replay.reduce((top, event) => Math.max(top, event.id ?? 0), seam);
+    if (tap.overflowed) conn.send(RESYNC_FRAME);
   }
   tap.release(seam);
 }
@@ -87,7 +90,7 @@ async function stream(options: EventStreamOptions, open: Set<SseConnection>, cal
   if (reply.raw.destroyed) return finish();
   open.add(conn);
   conn.open();
-  writeSeam(conn, tap, replay?.filter(wanted) ?? null, after ?? 0);
+  await writeSeam(conn, tap, replay?.filter(wanted) ?? null, after ?? 0);
 }
 
 export function registerEventStream(app: ZodApp, options: EventStreamOptions): void {

@@ -1,18 +1,31 @@
-// One open event stream. Writes never wait: while the socket is backed up, frames collect in a
-// queue bounded by bytes; when the queue would overflow, the backlog is dropped and, once the
-// socket drains, the client gets a `resync` frame telling it to refetch. So a slow reader costs
-// at most `queueBytes` of memory and can never hold up the engine that publishes.
+// One open event stream. Live writes never wait: while the socket is backed up, frames collect
+// in a queue bounded by bytes; when the queue would overflow, the backlog is dropped and, once
+// the socket drains, the client gets a `resync` frame telling it to refetch. So a slow reader
+// costs a bounded queue and can never hold up the engine that publishes. The queue holds the
+// frame strings every subscriber shares (built once per event), so its bound is about how far
+// a reader may fall behind more than about memory per reader.
+//
+// A replay is different: its frames are already in memory (at most the replay cap of them), so
+// it is written at the pace the socket drains instead of through the queue, and a reader that
+// keeps reading gets all of it whatever its size. A reader that stops reading mid-replay for
+// `stallMs` has its stream closed; it reconnects with its last id.
 import type { ServerResponse } from "node:http";
 import { PING_FRAME, RESYNC_FRAME } from "./frames.ts";
 
 export interface SseLimits {
   /** Interval of `: ping` comment lines that keep proxies from closing an idle stream. */
   heartbeatMs: number;
-  /** Most bytes held for a reader that is not keeping up. */
+  /** Most bytes of live frames held for a reader whose socket is backed up. */
   queueBytes: number;
+  /** Longest wait for the socket to drain during a replay before the stream is closed. */
+  stallMs: number;
 }
 
-export const DEFAULT_SSE_LIMITS: SseLimits = { heartbeatMs: 15_000, queueBytes: 1 << 20 };
+export const DEFAULT_SSE_LIMITS: SseLimits = {
+  heartbeatMs: 15_000,
+  queueBytes: 8 << 20,
+  stallMs: 60_000,
+};
 
 export class SseConnection {
   readonly #raw: ServerResponse;
@@ -24,6 +37,7 @@ export class SseConnection {
   #closed = false;
   #corked = false;
   #heartbeat: NodeJS.Timeout | undefined;
+  #drainWaiters: Array<() => void> = [];
 
   constructor(raw: ServerResponse, limits: SseLimits) {
     this.#raw = raw;
@@ -61,6 +75,35 @@ export class SseConnection {
     }
   }
 
+  /**
+   * Writes `frames` in order, waiting for the socket to drain whenever it is backed up, so none
+   * is dropped. Answers false when the stream closed (or stalled and was closed) before the end.
+   */
+  async sendPaced(frames: readonly string[]): Promise<boolean> {
+    for (const frame of frames) {
+      while (this.#blocked && !this.closed) {
+        if (!(await this.#drained())) {
+          this.#raw.destroy();
+          return false;
+        }
+      }
+      if (this.closed) return false;
+      this.send(frame);
+    }
+    return !this.closed;
+  }
+
+  /** Resolves true once the socket drained, false after `stallMs` without it. */
+  #drained(): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), this.#limits.stallMs);
+      this.#drainWaiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
   // A commit publishes its events one after another in the same tick: corking until the tick
   // ends turns them into one socket write per stream instead of one per event.
   #cork(): void {
@@ -87,20 +130,32 @@ export class SseConnection {
     this.#queued += frame.length;
   }
 
+  // Frame by frame rather than joined: a joined backlog would be a private copy per reader.
+  // Frames sent after the socket backs up again go back into the (now empty) queue, in order.
   readonly #flush = (): void => {
-    const backlog = (this.#dropped ? RESYNC_FRAME : "") + this.#queue.join("");
+    const queue = this.#queue;
+    const dropped = this.#dropped;
     this.#queue = [];
     this.#queued = 0;
     this.#dropped = false;
     this.#blocked = false;
-    if (backlog) this.send(backlog);
+    if (dropped) this.send(RESYNC_FRAME);
+    for (const frame of queue) this.send(frame);
+    this.#wakeWaiters();
   };
+
+  #wakeWaiters(): void {
+    const waiters = this.#drainWaiters;
+    this.#drainWaiters = [];
+    for (const wake of waiters) wake();
+  }
 
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#heartbeat);
     this.#raw.off("drain", this.#flush);
+    this.#wakeWaiters();
     if (!this.#raw.destroyed) this.#raw.end();
   }
 }
