@@ -42,10 +42,6 @@ export function requireNode(core: EngineCore, run: RunRecord, node: string) {
 export const isOutstanding = (status: TaskStatus) => OUTSTANDING.includes(status);
 
 /**
- * Cancels an outstanding attempt: writes the row, announces it and, after commit, stops its
- * body if it runs here. Answers null when the task was not outstanding any more.
- */
-/**
  * Files a stopped attempt as cancelled (http-api.md: move and set status cancelled apply to a
  * task in any status): what replaces it no longer leaves it counted as an output or a failure
  * of its run. Its end time stays when it had one.
@@ -59,6 +55,10 @@ export async function cancelStopped(
   work.emit("task.cancelled", task.run_id, task.id, { from: task.status, node: task.node, reason });
 }
 
+/**
+ * Cancels an outstanding attempt: writes the row, announces it and, after commit, stops its
+ * body if it runs here. Answers null when the task was not outstanding any more.
+ */
 export async function cancelAttempt(
   work: Work,
   core: EngineCore,
