@@ -36,6 +36,17 @@ function approval(name: string, calls: { n: number }) {
   return wf;
 }
 
+/** Answers the approval's first ask with `choice`, then its second with `why`; the run's end. */
+async function answerApproval(runId: string, firstId: number, choice: string, why: string) {
+  await h!.service.answerRequest(firstId, { option_id: choice });
+  const second = await h!.waitEvent(
+    "request.opened",
+    (e) => e.run_id === runId && e.data.ordinal === 2,
+  );
+  await h!.service.answerRequest(second.data.request_id as number, { value: { why } });
+  return h!.waitEvent("run.completed", (e) => e.run_id === runId);
+}
+
 describe("ctx.ask", () => {
   it("parks the task without a slot, resumes on answers, and resolves with them", async () => {
     h = await startHarness({ pools: { default: { capacity: 1 } } });
@@ -137,13 +148,7 @@ describe("ctx.ask", () => {
     const secondId = again.data.request_id as number;
     await h.waitEvent("task.waiting", (e) => e.data.request_id === secondId);
     expect(await h.service.getRequest(secondId)).toMatchObject({ pending: true, stale: false });
-    await h.service.answerRequest(secondId, { option_id: "yes" });
-    const why = await h.waitEvent(
-      "request.opened",
-      (e) => e.run_id === run_id && e.data.ordinal === 2,
-    );
-    await h.service.answerRequest(why.data.request_id as number, { value: { why: "again" } });
-    const done = await h.waitEvent("run.completed", (e) => e.run_id === run_id);
+    const done = await answerApproval(run_id, secondId, "yes", "again");
     expect(done.data.output).toEqual({ choice: "yes", note: { why: "again" } });
     expect(calls.n).toBe(2);
   });
@@ -163,13 +168,7 @@ describe("ctx.ask", () => {
     await h.engine.start();
     const id = opened.data.request_id as number;
     expect(await h.service.getRequest(id)).toMatchObject({ pending: true });
-    await h.service.answerRequest(id, { option_id: "no" });
-    const second = await h.waitEvent(
-      "request.opened",
-      (e) => e.run_id === run_id && e.data.ordinal === 2,
-    );
-    await h.service.answerRequest(second.data.request_id as number, { value: { why: "later" } });
-    const done = await h.waitEvent("run.completed", (e) => e.run_id === run_id);
+    const done = await answerApproval(run_id, id, "no", "later");
     expect(done.data.output).toEqual({ choice: "no", note: { why: "later" } });
     expect(calls.n).toBe(2);
     expect(await h.service.runRequests(run_id)).toHaveLength(2);
