@@ -2,8 +2,9 @@
 // later layers through `ContextExtensions`, so the context is ready for them without the engine
 // depending on human input or agent code.
 import type { TaskContext } from "../authoring/index.ts";
+import { checkAskInput, checkLogInput, publishData } from "./context-inputs.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
-import type { LogKind, RunRecord, TaskRecord } from "./domain.ts";
+import type { RunRecord, TaskRecord } from "./domain.ts";
 import { appendLog } from "./work-log.ts";
 
 export interface AttemptHandle {
@@ -43,19 +44,21 @@ export function buildTaskContext(handle: AttemptHandle, ext: ContextExtensions):
       // A stopped attempt (cancelled, moved, deleted, timed out) writes nothing more: its run
       // may have ended, and `run.cancelled` / `run.deleted` must stay the run's last word.
       if (live.abort.aborted) throw live.abort.reason;
+      const kind = checkLogInput(text, opts);
       const entry = await core.uow.run((work) =>
         appendLog(work, {
           run_id: task.run_id,
           node: task.node,
           task_id: task.id,
           author: "engine",
-          kind: (opts?.kind ?? null) as LogKind | null,
-          text: String(text),
+          kind,
+          text,
         }),
       );
       return entry.id;
     },
-    ask: (opts) => {
+    ask: async (opts) => {
+      checkAskInput(opts);
       if (!ext.ask) return Promise.reject(new Error("ctx.ask is not available on this server"));
       asks += 1;
       return ext.ask(handle, opts, asks);
@@ -65,10 +68,11 @@ export function buildTaskContext(handle: AttemptHandle, ext: ContextExtensions):
       return ext.agent(handle, opts);
     },
     publish: (name, data) => {
+      const stored = publishData(name, data);
       if (live.abort.aborted) return;
       void core.uow
         .run(async (work) => {
-          work.emit(`plugin.${run.workflow}.${name}`, task.run_id, task.id, { ...data });
+          work.emit(`plugin.${run.workflow}.${name}`, task.run_id, task.id, stored);
         })
         .catch(() => {});
     },
