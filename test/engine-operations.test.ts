@@ -131,6 +131,38 @@ describe("task operations", () => {
     ]);
   });
 
+  it("retry numbers attempts per branch: a sibling branch's retries do not count", async () => {
+    h = await startHarness();
+    let fatal = true;
+    const wf = workflow("branchretry");
+    wf.node({ start: true }, async function s({ w }: any) {
+      return [w("a"), w("b")];
+    });
+    wf.node({ retries: 1 }, async function w({ j }: any, k: string, ctx: any) {
+      if (k === "a" && ctx.task.attempt === 1) throw new Error("a is flaky once");
+      if (k === "b" && fatal) throw new NonRetryable("b is broken");
+      return j(`${k}@${ctx.task.attempt}`);
+    });
+    wf.node({ join: true }, async function j({}: any, arrivals: Arrival[]) {
+      return arrivals.map((a) => a.value);
+    });
+    h.register(wf);
+    const { run_id } = await h.service.submitRun("branchretry", { title: "t" });
+    await h.waitEvent("run.failed", (e) => e.run_id === run_id);
+    const tasks = (await h.service.getRun(run_id)).tasks!;
+    const dead = tasks.find((t) => t.node === "w" && t.status === "dead_letter")!;
+    expect(tasks.filter((t) => t.node === "w").map((t) => t.attempt)).toEqual([1, 1, 2]);
+    fatal = false;
+    const { task_id } = await h.service.retryTask(dead.id);
+    const done = await h.waitEvent("run.completed", (e) => e.run_id === run_id);
+    expect(await h.service.getTask(task_id)).toMatchObject({ attempt: 2, branch: dead.branch });
+    expect(done.data.output).toEqual(["a@2", "b@2"]);
+    // A second manual retry of the same stopped attempt follows the branch's latest, not its own.
+    await expect(
+      h.service.retryTask(dead.id).then((r) => h.service.getTask(r.task_id)),
+    ).resolves.toMatchObject({ attempt: 3 });
+  });
+
   it("retry while the task is still going is a conflict", async () => {
     h = await startHarness();
     const { wf, hold } = blocking("busyretry");

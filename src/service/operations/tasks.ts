@@ -1,7 +1,7 @@
 // Operator use cases on attempts: rerun a node, move, retry, set status.
 import { staleOpenRequests } from "../../engine/ask.ts";
 import type { EngineCore } from "../../engine/core.ts";
-import { NEW_TASK_STATE, type TaskRecord } from "../../engine/domain.ts";
+import { type BranchFrame, NEW_TASK_STATE, type TaskRecord } from "../../engine/domain.ts";
 import { enqueueJoin, enqueueTask } from "../../engine/enqueue.ts";
 import { Interrupt } from "../../engine/interrupt.ts";
 import { reopenRun, settleRun } from "../../engine/settle.ts";
@@ -95,11 +95,15 @@ export async function retryTask(core: EngineCore, taskId: number): Promise<numbe
       );
     }
     const run = await reopenRun(work, await requireRun(work.tx, task.run_id));
-    const latest = (await work.tx.listTasks({ run_id: run.id, node: task.node })).at(-1)!;
+    // Attempts count per branch, as automatic retries do: a sibling branch's retries of the
+    // same node must not raise this one's number.
+    const attempts = (await work.tx.listTasks({ run_id: run.id, node: task.node }))
+      .filter((t) => sameBranch(t.branch, task.branch))
+      .map((t) => t.attempt);
     const retry = await enqueueTask(work, core.registry, {
       run,
       node: task.node,
-      attempt: Math.max(task.attempt, latest.attempt) + 1,
+      attempt: Math.max(task.attempt, ...attempts) + 1,
       payload_present: task.payload_present,
       payload: task.payload,
       branch: task.branch,
@@ -160,4 +164,10 @@ async function writeStatus(work: Work, task: TaskRecord, status: "ready" | "dead
       : { finished: work.now };
   await staleOpenRequests(work, task.id);
   return (await work.tx.updateTask(task.id, { status, token_hash: null, ...reset }))!;
+}
+
+function sameBranch(a: readonly BranchFrame[], b: readonly BranchFrame[]): boolean {
+  return (
+    a.length === b.length && a.every((f, i) => f.fanout === b[i].fanout && f.index === b[i].index)
+  );
 }
