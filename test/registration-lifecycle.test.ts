@@ -169,6 +169,22 @@ describe("PUT /api/workflows/{name}", () => {
       target: "flows/reserved.ts:runs",
     });
     expect([reserved.status, reserved.body.code]).toEqual([409, "conflict"]);
+    // ... and before its graph is checked: a broken other workflow is still a conflict
+    writeWorkflow(
+      s.dir,
+      "flows/nostart.ts",
+      `import { workflow } from "YARDMASTER";
+export const nostart = workflow("nostart");
+nostart.node(async function lonely() { return 1; });
+`,
+    );
+    const broken = await s.call("PUT", "/api/workflows/gamma", {
+      target: "flows/nostart.ts:nostart",
+    });
+    expect([broken.status, broken.body]).toMatchObject([
+      409,
+      { code: "conflict", workflow: "nostart" },
+    ]);
     const pool = await s.call("PUT", "/api/workflows/gamma", { pool: "nope" });
     expect(pool.body).toMatchObject({ code: "unknown_pool", pools: ["default", "side"] });
     const file = await s.call("PUT", "/api/workflows/gamma", { target: "flows/broken.ts:gamma" });

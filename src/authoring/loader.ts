@@ -38,17 +38,21 @@ export interface LoadedWorkflow {
 /**
  * Imports a target and finalizes its workflow. Every call imports the file afresh (tsx's
  * `tsImport` puts each call in its own namespace), so a replaced workflow sees the file as it
- * is on disk now; the price is that earlier copies stay in the module cache.
+ * is on disk now; the price is that earlier copies stay in the module cache. `onPicked` sees the
+ * workflow object before its graph is checked (a reload refuses another name first); what it
+ * throws propagates as is.
  */
 export async function loadTarget(
   target: string,
   baseDir: string,
   defaults?: NodeDefaults,
+  onPicked?: (wf: Workflow) => void,
 ): Promise<LoadedWorkflow> {
   const parsed = parseTarget(target, baseDir);
   if (typeof parsed === "string") throw new WorkflowLoadError(target, "target", parsed);
   const { namespace, file } = await importTarget(target, parsed, baseDir);
   const wf = pickWorkflow(target, parsed, namespace);
+  onPicked?.(wf);
   const hints = await sourceHints(file, parsed.exportName);
   let graph: FinalGraph;
   try {

@@ -29,22 +29,23 @@ export function loadFailed(
 /**
  * Loads `target` (relative to `baseDir`, the configuration folder) afresh from disk and checks
  * it for registration. No node defaults are applied, so a NodeOut reports null for what the
- * workflow leaves unset. `beforeChecks` sees the workflow first: a reload refuses a workflow of
- * another name (409) before the checks that only matter to the workflow it meant to replace.
+ * workflow leaves unset. `checkName` sees the workflow's name as soon as the module has loaded:
+ * a reload refuses a workflow of another name (409) before any check of that other workflow
+ * (its graph, its plugins, a reserved name), which only matters to whoever registers it.
  */
 export async function loadForRegistration(
   target: string,
   baseDir: string,
-  beforeChecks?: (loaded: LoadedWorkflow) => void,
+  checkName?: (name: string) => void,
 ): Promise<LoadedWorkflow> {
   let loaded: LoadedWorkflow;
   try {
-    loaded = await loadTarget(target, baseDir);
+    loaded = await loadTarget(target, baseDir, undefined, (wf) => checkName?.(wf.name));
   } catch (err) {
+    if (err instanceof ServiceError) throw err;
     if (err instanceof WorkflowLoadError) throw loadFailed(target, err.stage, err.detail);
     throw loadFailed(target, "import", err instanceof Error ? err.message : String(err));
   }
-  beforeChecks?.(loaded);
   try {
     validatePlugins(loaded.workflow, { graph: loaded.graph, file: loaded.file });
   } catch (err) {

@@ -76,12 +76,12 @@ export class Registrar implements WorkflowRegistrar {
         throw loadFailed(null, "target", `workflow ${name} has no recorded target; send one`);
       }
       const pool = body.pool == null ? current.pool : this.#pool(body.pool);
-      const loaded = await loadForRegistration(target, this.#configDir, ({ graph }) => {
-        if (graph.name === name) return;
+      const loaded = await loadForRegistration(target, this.#configDir, (defined) => {
+        if (defined === name) return;
         throw conflict(
-          `Target ${target} now defines workflow ${graph.name}, not ${name}; ` +
+          `Target ${target} now defines workflow ${defined}, not ${name}; ` +
             "register it with POST /api/workflows.",
-          { workflow: graph.name },
+          { workflow: defined },
         );
       });
       if (pool !== current.pool) await this.#refuseMoveInFlight(name, current.pool, pool);
