@@ -115,6 +115,17 @@ plugged.panel({ name: "p", slot: "run", placement: "card", kind: "markdown", sco
     expect((await s.call("GET", "/api/workflows/plugged")).status).toBe(404);
   });
 
+  it("registers any other valid identifier: a leading underscore, a verb in another case", async () => {
+    for (const name of ["_private", "Runs"]) {
+      writeWorkflow(s.dir, `flows/${name}.ts`, simple(name, name));
+      const r = await s.call("POST", "/api/workflows", { target: `flows/${name}.ts:${name}` });
+      expect([r.status, r.body.name], name).toEqual([201, name]);
+      const run = await submit(s, name, "t");
+      await runIn(s, run, ["completed"]);
+      expect((await s.call("GET", `/api/runs/${run}`)).body.output).toBe(name);
+    }
+  });
+
   it("refuses a body without a target as a validation failure", async () => {
     const r = await s.call("POST", "/api/workflows", { pool: "default" });
     expect(r.status).toBe(422);
