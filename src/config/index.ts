@@ -1,6 +1,11 @@
 // The configuration module's public surface: loading the TOML file and writing workflow rows.
 export { ConfigError, type ConfigProblem } from "./config-error.ts";
-export { DEFAULT_CONFIG_FILE, type LoadConfigOptions, loadConfig } from "./load-config.ts";
+export {
+  DEFAULT_CONFIG_FILE,
+  displayName,
+  type LoadConfigOptions,
+  loadConfig,
+} from "./load-config.ts";
 export { defaultPublicUrl, resolveTarget } from "./resolve-paths.ts";
 export type {
   AgentConfig,

@@ -37,7 +37,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ServerConf
 }
 
 /** How a file is named in messages: relative to the working folder when inside it. */
-function displayName(file: string, cwd: string): string {
+export function displayName(file: string, cwd: string = process.cwd()): string {
   const rel = relative(cwd, file);
   return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : file;
 }

@@ -4,7 +4,8 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAgentExtension } from "../agents/index.ts";
-import { defaultPublicUrl } from "../config/index.ts";
+import type { LoadedWorkflow } from "../authoring/index.ts";
+import { ConfigError, type ConfigProblem, defaultPublicUrl, displayName } from "../config/index.ts";
 import type { ServerConfig } from "../config/server-config.ts";
 import { Engine } from "../engine/engine.ts";
 import type { Store } from "../engine/store.ts";
@@ -60,21 +61,31 @@ async function registerConfigured(
             recorded: DEMO_TARGET,
           },
         ];
-  // The same checks as a registration over HTTP (plugins, reserved names); a failure stops
-  // the start with the ServiceError's sentence.
+  // The same checks as a registration over HTTP (plugins, reserved names). Every row is tried,
+  // so a start that fails names each bad row (file and key) in one ConfigError.
+  const problems: ConfigProblem[] = [];
+  const shown = config.file === null ? "" : displayName(config.file);
   for (const { key, target, pool, recorded } of targets) {
-    const loaded = await loadForRegistration(target, config.configDir);
+    let loaded: LoadedWorkflow;
+    try {
+      loaded = await loadForRegistration(target, config.configDir);
+    } catch (err) {
+      if (config.file === null) throw err;
+      problems.push({ key: `workflows.${key}`, message: (err as Error).message });
+      continue;
+    }
     const name = loaded.workflow.name;
     // A workflow registers under its own name (http-api.md, Registration); a table named
     // otherwise still works, but `DELETE ?persist` looks rows up by that name.
     if (name !== key) {
       log?.(
-        `${config.file}: workflows.${key}: the target defines workflow "${name}", registered ` +
+        `${shown}: workflows.${key}: the target defines workflow "${name}", registered ` +
           `as "${name}"; name the table [workflows.${name}] so persisted removal finds it`,
       );
     }
     engine.register(registeredWorkflow(loaded, pool, recorded));
   }
+  if (problems.length > 0) throw new ConfigError(shown, problems);
   await syncRegistrations(engine);
 }
 
