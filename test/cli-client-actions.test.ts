@@ -70,6 +70,13 @@ describe("steering a run", () => {
     expect(JSON.parse(down.out)).toEqual({ position: 2 });
     expect((await ym("move-run", ids[2], "--up")).out).toContain("position 1.");
     expect(await position(ids[2])).toBeLessThan(last);
+    // A negative index goes to the API, which clamps it to the top.
+    await ym("move-run", ids[2], "--down");
+    const clamped = await ym("move-run", ids[2], "--index", "-5");
+    expect([clamped.code, clamped.out]).toEqual([0, `Run ${ids[2]} is at position 1.`]);
+    expect((await ym("move-run", ids[2], "--index", "1.5")).err).toContain(
+      "--index expects an integer, got 1.5",
+    );
     const both = await ym("move-run", ids[2], "--up", "--index", "1");
     expect(both.code).toBe(2);
     expect(both.err).toContain("exactly one of --index N, --up, --down");

@@ -76,6 +76,18 @@ describe("yardmaster binary", () => {
     expect(await tail.exited).toBe(0);
   });
 
+  it("ends quietly with 0 when its reader closes stdout (| head)", {
+    timeout: 30_000,
+  }, async () => {
+    const tail = follow(["tail", "--after", "0"]);
+    await eventually(async () => tail.output.stdout.length > 0, "first lines", 20_000);
+    // What `head -1` does once it has its line: close the read end of the pipe.
+    tail.child.stdout!.destroy();
+    await ym(["submit", "chain", "--title", "after the reader left"]);
+    expect(await tail.exited).toBe(0);
+    expect(tail.output.stderr).not.toMatch(/EPIPE|Error/);
+  });
+
   it("exits 1 for a 404, 2 for a usage error and 3 for an unreachable server", {
     timeout: 30_000,
   }, async () => {

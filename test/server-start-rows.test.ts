@@ -74,3 +74,44 @@ nostart.node(async function lonely() { return 1; });
     new RegExp(`^${file}: workflows\\.ghost: .*stage import.*file not found`),
   );
 });
+
+/** Starts on a configuration file in a fresh folder and answers the ConfigError it refused with. */
+async function refusal(
+  serverKeys: string,
+  rows: string,
+): Promise<{ file: string; error: ConfigError }> {
+  dir = mkdtempSync(join(tmpdir(), "ym-rows-"));
+  const file = join(dir, "yardmaster.toml");
+  writeFileSync(
+    file,
+    `[server]\nport = 0\n${serverKeys}\n[pools.default]\ncapacity = 1\n\n${rows}`,
+  );
+  const error = await startServer(await loadConfig({ file, cwd: dir })).then(
+    (s) => {
+      server = s;
+      return new Error("the server started");
+    },
+    (err: unknown) => err,
+  );
+  expect(error).toBeInstanceOf(ConfigError);
+  return { file, error: error as ConfigError };
+}
+
+it("refuses two rows that load the same workflow, naming both", async () => {
+  const rows = `[workflows.chain]\ntarget = "${FLOWS}:chain"\n\n[workflows.again]\ntarget = "${FLOWS}:chain"\n`;
+  const { file, error } = await refusal("", rows);
+  expect(error.message).toBe(
+    `${file}: workflows.again: defines workflow "chain", which workflows.chain already registers; keep one row per workflow`,
+  );
+});
+
+it("names server.store when the store file cannot be opened", async () => {
+  // The store's folder would have to be made where a regular file (the config itself) is.
+  const { file, error } = await refusal('store = "sqlite:yardmaster.toml/store.db"', "");
+  expect(error.problems.map((p) => p.key)).toEqual(["server.store"]);
+  expect(error.message).toMatch(
+    new RegExp(
+      `^${file}: server\\.store: cannot open sqlite:.*yardmaster\\.toml/store\\.db: .*EEXIST`,
+    ),
+  );
+});

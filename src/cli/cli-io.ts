@@ -9,7 +9,23 @@ export interface CliIo {
   err(line: string): void;
 }
 
+/**
+ * A reader that closed stdout (`yardmaster runs | head -1`) has taken what it wanted: the
+ * command ends quietly with 0, as a Unix filter does, instead of crashing on EPIPE.
+ */
+let endsOnClosedStdout = false;
+function endOnClosedStdout(): void {
+  // A flag, not listenerCount: the loader's worker thread already pipes into stdout.
+  if (endsOnClosedStdout) return;
+  endsOnClosedStdout = true;
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(EXIT_OK);
+    throw err;
+  });
+}
+
 export function processIo(): CliIo {
+  endOnClosedStdout();
   return {
     cwd: process.cwd(),
     out: (line) => process.stdout.write(`${line}\n`),

@@ -38,32 +38,40 @@ export async function openStore(url: string): Promise<Store> {
   throw new Error(`store ${JSON.stringify(url)} is not supported: use sqlite:<path>`);
 }
 
+/** The configured store; a file that cannot be opened is a configuration problem of `server.store`. */
+async function openConfiguredStore(config: ServerConfig): Promise<Store> {
+  try {
+    return await openStore(config.server.store);
+  } catch (err) {
+    const shown = config.file === null ? null : displayName(config.file);
+    const message = `cannot open ${config.server.store}: ${(err as Error).message}`;
+    throw new ConfigError(shown, [{ key: "server.store", message }]);
+  }
+}
+
+/** The `[workflows.*]` rows to load; without a configuration file, the demo workflow. */
+function rowTargets(config: ServerConfig) {
+  const rows = Object.entries(config.workflows).map(([key, row]) => ({
+    key,
+    target: row.target,
+    pool: row.pool,
+    recorded: row.writtenTarget,
+  }));
+  if (rows.length || config.fromFile) return rows;
+  const pool = Object.keys(config.pools)[0];
+  return [{ key: "demo", target: DEMO_TARGET, pool, recorded: DEMO_TARGET }];
+}
+
 async function registerConfigured(
   engine: Engine,
   config: ServerConfig,
   log?: (line: string) => void,
 ): Promise<void> {
-  const rows = Object.entries(config.workflows);
-  const targets = rows.length
-    ? rows.map(([key, row]) => ({
-        key,
-        target: row.target,
-        pool: row.pool,
-        recorded: row.writtenTarget,
-      }))
-    : config.fromFile
-      ? []
-      : [
-          {
-            key: "demo",
-            target: DEMO_TARGET,
-            pool: Object.keys(config.pools)[0],
-            recorded: DEMO_TARGET,
-          },
-        ];
+  const targets = rowTargets(config);
   // The same checks as a registration over HTTP (plugins, reserved names). Every row is tried,
   // so a start that fails names each bad row (file and key) in one ConfigError.
   const problems: ConfigProblem[] = [];
+  const rowOf = new Map<string, string>();
   const shown = config.file === null ? "" : displayName(config.file);
   for (const { key, target, pool, recorded } of targets) {
     let loaded: LoadedWorkflow;
@@ -75,6 +83,13 @@ async function registerConfigured(
       continue;
     }
     const name = loaded.workflow.name;
+    const earlier = rowOf.get(name);
+    if (earlier !== undefined) {
+      const message = `defines workflow "${name}", which workflows.${earlier} already registers; keep one row per workflow`;
+      problems.push({ key: `workflows.${key}`, message });
+      continue;
+    }
+    rowOf.set(name, key);
     // A workflow registers under its own name (http-api.md, Registration); a table named
     // otherwise still works, but `DELETE ?persist` looks rows up by that name.
     if (name !== key) {
@@ -93,7 +108,7 @@ export async function startServer(
   config: ServerConfig,
   options: { log?: (line: string) => void; logger?: boolean } = {},
 ): Promise<RunningServer> {
-  const store = await openStore(config.server.store);
+  const store = await openConfiguredStore(config);
   // What each attempt's agent runner declared (ask policy, output model); shared by the runner
   // and the agent surface.
   const sessions = new AgentSessions();

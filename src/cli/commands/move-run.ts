@@ -23,7 +23,8 @@ function positionBody(parsed: ParsedArgs): { index: number } | { direction: -1 |
     throw new UsageError("give exactly one of --index N, --up, --down");
   }
   if (index !== undefined) {
-    if (!/^\d+$/.test(index)) throw new UsageError(`--index expects a number from 0, got ${index}`);
+    // Any integer: the API clamps an index outside the list (a negative one to the top).
+    if (!/^-?\d+$/.test(index)) throw new UsageError(`--index expects an integer, got ${index}`);
     return { index: Number(index) };
   }
   return { direction: parsed.options.up === true ? -1 : 1 };
