@@ -133,7 +133,9 @@ export async function startBenchServer(spec: ServerSpec): Promise<BenchServer> {
   const dir = mkdtempSync(join(tmpdir(), "ym-bench-"));
   const configFile = join(dir, "yardmaster.toml");
   writeFileSync(configFile, configToml(dir, spec));
-  const args = ["--import", "tsx", SERVER_SCRIPT, configFile];
+  // BENCH_NODE_FLAGS: node/V8 flags for the server process only (experiments, e.g. JIT tiers).
+  const flags = (process.env.BENCH_NODE_FLAGS ?? "").split(/\s+/).filter(Boolean);
+  const args = [...flags, "--import", "tsx", SERVER_SCRIPT, configFile];
   if (spec.synchronous) args.push(`--synchronous=${spec.synchronous}`);
   const env = { ...process.env };
   if (spec.profileFile) env.BENCH_PROFILE_FILE = spec.profileFile;
