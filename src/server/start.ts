@@ -72,7 +72,7 @@ async function registerConfigured(
   // so a start that fails names each bad row (file and key) in one ConfigError.
   const problems: ConfigProblem[] = [];
   const rowOf = new Map<string, string>();
-  const shown = config.file === null ? "" : displayName(config.file);
+  const shown = config.file === null ? null : displayName(config.file);
   for (const { key, target, pool, recorded } of targets) {
     let loaded: LoadedWorkflow;
     try {
@@ -94,7 +94,7 @@ async function registerConfigured(
     // otherwise still works, but `DELETE ?persist` looks rows up by that name.
     if (name !== key) {
       log?.(
-        `${shown}: workflows.${key}: the target defines workflow "${name}", registered ` +
+        `${shown ?? "configuration"}: workflows.${key}: the target defines workflow "${name}", registered ` +
           `as "${name}"; name the table [workflows.${name}] so persisted removal finds it`,
       );
     }
