@@ -40,6 +40,19 @@ describe("the run page", () => {
     await page.close();
   }, 60_000);
 
+  it("opens a node's drawer when its card is clicked with the mouse", async () => {
+    const id = await submitRun(s, "chain", "clicked");
+    const page = await openConsole(browser, s, `/runs/${id}`);
+    await page.waitForSelector(`${node("second")}[data-state=done]`);
+    // A real click at the card's centre: it must land on the card, not on the pane under it.
+    const box = (await page.locator(`${node("second")} .gnode-body`).boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForURL(/[?&]node=second/);
+    await page.locator(".drawer").getByText("second").first().waitFor();
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it("adds an operator note to the work log", async () => {
     const id = await submitRun(s, "chain", "noted");
     const page = await openConsole(browser, s, `/runs/${id}?tab=log`);
