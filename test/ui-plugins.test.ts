@@ -58,7 +58,7 @@ describe("plugin panels", () => {
     const page = await openConsole(browser, s, `/runs/${runId}?node=review`);
     await page.waitForSelector(`${panel("review_viz")} showcase-viz .showcase-viz`);
     expect(await page.textContent(`${panel("review_viz")} .showcase-viz`)).toMatch(
-      /Attempt #\d+ of review: done/,
+      /^showcase: attempt #\d+ of review: done$/,
     );
     expect(page.errors).toEqual([]);
     await page.close();

@@ -1,8 +1,9 @@
 // A `custom` panel: the workflow's asset modules are imported (each once per page) and the
 // panel's custom element is created. The element gets the scope as attributes (workflow,
-// run-id, task-id, node) and as properties `scope` and `yardmaster` (workflow, scope and an
-// authenticated `fetch` for the API); on a `refresh_on` event its `refresh()` is called, if
-// it has one, and it receives a `yardmaster-refresh` DOM event.
+// run-id, task-id, node) and as properties: `scope` ({workflow, run_id, task_id, node}), `api`
+// (path => JSON, with the console's credentials; the contract docs/plugins.md gives authors)
+// and `yardmaster` (workflow, scope and an authenticated `fetch`); on a `refresh_on` event its
+// `refresh()` is called, if it has one, and it receives a `yardmaster-refresh` DOM event.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { authHeaders } from "../api/client.ts";
 import type { PlacedPanel } from "./manifest.ts";
@@ -28,7 +29,23 @@ function defined(tag: string, ms: number): Promise<void> {
   ]);
 }
 
-type Host = HTMLElement & { refresh?: () => void; scope?: unknown; yardmaster?: unknown };
+type Host = HTMLElement & {
+  refresh?: () => void;
+  scope?: unknown;
+  api?: (path: string) => Promise<unknown>;
+  yardmaster?: unknown;
+};
+
+/** `api(path)` of the element contract (docs/plugins.md): the JSON, or the API's refusal thrown. */
+async function apiJson(authed: typeof fetch, path: string): Promise<unknown> {
+  const response = await authed(path);
+  const body = await response.json().catch(() => null);
+  if (!response.ok) {
+    const message = (body as { error?: string } | null)?.error ?? response.statusText;
+    throw new Error(`${path}: ${response.status} ${message}`);
+  }
+  return body;
+}
 
 export function CustomPanel({ placed, scope }: { placed: PlacedPanel; scope: PanelScope }) {
   const box = useRef<HTMLDivElement>(null);
@@ -55,16 +72,14 @@ export function CustomPanel({ placed, scope }: { placed: PlacedPanel; scope: Pan
         if (ids.run_id) host.setAttribute("run-id", ids.run_id);
         if (ids.task_id !== null) host.setAttribute("task-id", String(ids.task_id));
         if (ids.node) host.setAttribute("node", ids.node);
-        host.scope = ids;
-        host.yardmaster = {
-          workflow: placed.workflow,
-          scope: ids,
-          fetch: (path: string, init: RequestInit = {}) =>
-            fetch(path, {
-              ...init,
-              headers: { ...authHeaders(), ...(init.headers as Record<string, string>) },
-            }),
-        };
+        const authed = (path: string, init: RequestInit = {}) =>
+          fetch(path, {
+            ...init,
+            headers: { ...authHeaders(), ...(init.headers as Record<string, string>) },
+          });
+        host.scope = { workflow: placed.workflow, ...ids };
+        host.api = (path: string) => apiJson(authed, path);
+        host.yardmaster = { workflow: placed.workflow, scope: ids, fetch: authed };
         box.current.replaceChildren(host);
         el.current = host;
       })
