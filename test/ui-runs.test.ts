@@ -54,6 +54,29 @@ describe("the runs list", () => {
     await page.close();
   }, 60_000);
 
+  it("opens New run with the focus in Title, so typing at once fills it", async () => {
+    const page = await openConsole(browser, s);
+    await page.click("text=New run");
+    await page.keyboard.type("espresso cortado");
+    expect(await page.inputValue("dialog input[name=title]")).toBe("espresso cortado");
+    expect(await page.locator("dialog[open]").count()).toBe(1);
+    await page.keyboard.press("Escape");
+    // A confirmation focuses its decision, not the ×.
+    const id = await submitRun(s, "chain", "sleep:60000");
+    await page.goto(`${s.url}/runs/${id}`);
+    await page.click(".run-head button[aria-label=Cancel]");
+    await page.waitForSelector("dialog[open] .modal-actions");
+    const focused = await page.evaluate(() => document.activeElement?.textContent ?? "");
+    expect(focused).not.toBe("×");
+    expect(
+      await page.evaluate(() => document.activeElement?.closest(".modal-actions") !== null),
+    ).toBe(true);
+    await page.keyboard.press("Escape");
+    await s.call("POST", `/api/runs/${id}/cancel`);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it("reorders runs by dragging a row", async () => {
     const ids = [
       await submitRun(s, "chain", "drag one"),

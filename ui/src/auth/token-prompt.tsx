@@ -53,6 +53,7 @@ function TokenPrompt() {
             onChange={(e) => setValue(e.target.value)}
             // biome-ignore lint/a11y/noAutofocus: the page has nothing else to do until this is filled
             autoFocus
+            data-autofocus
           />
         </label>
         {error && (

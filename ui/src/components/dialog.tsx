@@ -16,7 +16,12 @@ export function Modal({
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
+    if (dialog && !dialog.open) {
+      dialog.showModal();
+      // showModal focuses the first focusable element, the header's ×: typing a title at once
+      // would press it on the first space. Focus goes to the dialog's purpose instead.
+      initialFocus(dialog)?.focus();
+    }
     return () => dialog?.close();
   }, []);
   return (
@@ -37,6 +42,22 @@ export function Modal({
       </header>
       <div className="modal-body">{children}</div>
     </dialog>
+  );
+}
+
+/** A `data-autofocus` element, else the first field, else the main action of the body. */
+function initialFocus(dialog: HTMLDialogElement): HTMLElement | null {
+  const body = dialog.querySelector(".modal-body");
+  if (!body) return null;
+  const pick = (selector: string) =>
+    [...body.querySelectorAll<HTMLElement>(selector)].find(
+      (el) => !(el as HTMLButtonElement).disabled && el.offsetParent !== null,
+    );
+  return (
+    pick("[data-autofocus]") ??
+    pick("input:not([type=hidden]), textarea, select") ??
+    pick(".modal-actions .btn-primary, .modal-actions .btn-danger") ??
+    null
   );
 }
 
@@ -98,8 +119,7 @@ export function ConfirmHost() {
           type="button"
           className={ask.danger ? "btn btn-danger" : "btn btn-primary"}
           onClick={() => answer(true)}
-          // biome-ignore lint/a11y/noAutofocus: the dialog's one decision gets the focus
-          autoFocus
+          data-autofocus
         >
           {ask.confirm}
         </button>

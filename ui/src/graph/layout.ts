@@ -58,6 +58,9 @@ export function layoutNodes(
         data: { ...n, selected: n.name === selected, onSelect },
         draggable: false,
         connectable: false,
+        // xyflow turns pointer events off on a node that is neither draggable nor selectable;
+        // the card's own button selects it, so the node must take the click.
+        style: { pointerEvents: "all" },
       });
     });
   }

@@ -37,7 +37,10 @@ type Host = HTMLElement & {
 };
 
 /** `api(path)` of the element contract (docs/plugins.md): the JSON, or the API's refusal thrown. */
-async function apiJson(authed: typeof fetch, path: string): Promise<unknown> {
+async function apiJson(
+  authed: (path: string) => Promise<Response>,
+  path: string,
+): Promise<unknown> {
   const response = await authed(path);
   const body = await response.json().catch(() => null);
   if (!response.ok) {

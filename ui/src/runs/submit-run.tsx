@@ -56,6 +56,7 @@ export function SubmitRunDialog(props: {
             required
             // biome-ignore lint/a11y/noAutofocus: the first thing to type in a new run
             autoFocus
+            data-autofocus
           />
         </label>
         <label className="field">

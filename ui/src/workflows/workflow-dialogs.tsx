@@ -62,6 +62,7 @@ export function WorkflowDialog(props: {
             required={!reload}
             // biome-ignore lint/a11y/noAutofocus: the field this dialog is about
             autoFocus
+            data-autofocus
           />
         </label>
         <label className="field">
