@@ -41,6 +41,23 @@ describe("plugin panels", () => {
     await page.close();
   }, 60_000);
 
+  it("shows what a pane missed while another tab was open", async () => {
+    const page = await openConsole(browser, s, `/runs/${runId}?tab=panel:showcase:activity`);
+    await page.waitForSelector(`${panel("activity")} .line:has-text('Merged 2 review(s)')`);
+    await page.click("[data-tab=tasks]");
+    await s.call("POST", `/api/runs/${runId}/log`, { text: "noted while hidden" });
+    // The facts card counts log entries live: once it shows the new count, the console has
+    // had the event, while the pane was off screen.
+    const entries = ((await s.call("GET", `/api/runs/${runId}/log`)).body as unknown[]).length;
+    await page.waitForSelector(`${panel("facts")} .kv-row:has-text('${entries}')`);
+    await page.click("[data-tab='panel:showcase:activity']");
+    await page.waitForSelector(`${panel("activity")} .line:has-text('noted while hidden')`, {
+      timeout: 10_000,
+    });
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it("calls a form panel's action and refreshes the panels that follow its event", async () => {
     const page = await openConsole(browser, s, `/runs/${runId}?tab=panel:showcase:annotate_form`);
     await page.waitForSelector(`${panel("annotate_form")} .schema-form`);

@@ -70,6 +70,12 @@ export function invalidate(prefixes: Iterable<string>): void {
   }
 }
 
+/** Marks `key` stale, so that it refetches when next shown. */
+export function markStale(key: string): void {
+  const entry = entries.get(key);
+  if (entry) entry.stale = true;
+}
+
 export function invalidateAll(): void {
   invalidate([""]);
 }

@@ -6,7 +6,7 @@ import type { PanelOut } from "../api/types.ts";
 import { ErrorNote } from "../components/error-note.tsx";
 import { matchesAny } from "../live/event-names.ts";
 import { onStream } from "../live/event-stream.ts";
-import { useQuery } from "../live/query-cache.ts";
+import { markStale, useQuery } from "../live/query-cache.ts";
 import { CustomPanel } from "./custom-panel.tsx";
 import { FormPanel } from "./form-panel.tsx";
 import { DATA_KINDS, DataPanel } from "./kinds.tsx";
@@ -40,7 +40,11 @@ export function useRefresh(panel: PanelOut, scope: PanelScope, refetch: () => vo
 function DataHost({ placed, scope }: { placed: PlacedPanel; scope: PanelScope }) {
   const { panel, workflow } = placed;
   const source = panel.source ?? "";
-  const data = useQuery(`panel/${workflow}/${panel.name}/${scopeKey(scope)}`, () =>
+  const key = `panel/${workflow}/${panel.name}/${scopeKey(scope)}`;
+  // Its `refresh_on` events are heard only while the panel is shown: a hidden tab may miss
+  // some, so a panel leaving the screen refetches when it comes back.
+  useEffect(() => () => markStale(key), [key]);
+  const data = useQuery(key, () =>
     get<unknown>(
       source + query({ run_id: scope.run_id, task_id: scope.task_id, node: scope.node }),
     ),
