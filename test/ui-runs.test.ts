@@ -77,6 +77,23 @@ describe("the runs list", () => {
     await page.close();
   }, 60_000);
 
+  it("refetches the page when an action is refused because it was out of date", async () => {
+    const id = await submitRun(s, "chain", "sleep:60000");
+    await s.call("POST", `/api/runs/${id}/pause`);
+    const page = await openConsole(browser, s, "/runs");
+    // No event stream: the page learns of the other operator's resume only from the refusal.
+    await page.route("**/api/events**", (route) => route.abort());
+    await page.goto(`${s.url}/runs/${id}`);
+    await page.waitForSelector(".run-head button[aria-label=Resume]");
+    await s.call("POST", `/api/runs/${id}/resume`);
+    await page.click(".run-head button[aria-label=Resume]");
+    await page.waitForSelector(".toast:has-text('can be resumed')");
+    await page.waitForSelector(".run-head button[aria-label=Pause]:not([disabled])");
+    expect(await page.textContent(".run-head .run-meta")).not.toContain("paused");
+    await s.call("POST", `/api/runs/${id}/cancel`);
+    await page.close();
+  }, 60_000);
+
   it("reorders runs by dragging a row", async () => {
     const ids = [
       await submitRun(s, "chain", "drag one"),

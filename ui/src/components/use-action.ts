@@ -1,8 +1,13 @@
-// Runs one operator action: disables its button while in flight, toasts the outcome, and keeps
-// the refusal so the view can show it next to the control that caused it.
+// Runs one operator action: disables its button while in flight, toasts the outcome, keeps the
+// refusal so the view can show it next to the control that caused it, and refetches the page
+// when the refusal says the page was out of date.
 import { useCallback, useState } from "react";
+import { ApiError } from "../api/client.ts";
+import { invalidateAll } from "../live/query-cache.ts";
 import { errorText } from "./error-note.tsx";
 import { toast } from "./toast.tsx";
+
+const STATE_REFUSALS = new Set([404, 409]);
 
 export function useAction() {
   const [busy, setBusy] = useState(false);
@@ -18,6 +23,9 @@ export function useAction() {
       } catch (err) {
         setError(err);
         toast(errorText(err), "error");
+        // A 404 or 409 says the page is behind the server (another operator acted, a stream
+        // event is still on its way): refetch what is shown so the stale control goes away.
+        if (err instanceof ApiError && STATE_REFUSALS.has(err.status)) invalidateAll();
         return undefined;
       } finally {
         setBusy(false);
