@@ -94,6 +94,17 @@ describe("the runs list", () => {
     await page.close();
   }, 60_000);
 
+  it("says so when the run on screen is deleted elsewhere", async () => {
+    const id = await submitRun(s, "chain", "doomed");
+    const page = await openConsole(browser, s, `/runs/${id}`);
+    await page.waitForSelector(".run-head h1:has-text('doomed')");
+    await s.call("DELETE", `/api/runs/${id}`);
+    await page.waitForSelector(".page a:has-text('Back to the runs')");
+    expect(await page.locator(".run-head").count()).toBe(0);
+    expect(await page.textContent(".page")).toContain("does not exist");
+    await page.close();
+  }, 60_000);
+
   it("reorders runs by dragging a row", async () => {
     const ids = [
       await submitRun(s, "chain", "drag one"),

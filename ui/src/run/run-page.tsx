@@ -1,14 +1,14 @@
 // A run: header with its lifecycle buttons, the live graph, then tabs for tasks, the work log,
 // requests, stored events and plugin panes; output, stats and plugin cards on the right. A
 // selected task (?task=) or node (?node=) opens in a side drawer.
-import { enc, get } from "../api/client.ts";
+import { ApiError, enc, get } from "../api/client.ts";
 import type { GraphOut, RunDetail } from "../api/types.ts";
 import { ErrorNote } from "../components/error-note.tsx";
 import { Tabs } from "../components/tabs.tsx";
 import { useQuery } from "../live/query-cache.ts";
 import { panelTitle } from "../plugins/manifest.ts";
 import { PanelList, usePanels } from "../plugins/panels.tsx";
-import { setSearchParam, useRoute } from "../router.tsx";
+import { Link, setSearchParam, useRoute } from "../router.tsx";
 import { EventsList } from "./events-list.tsx";
 import { NodeDrawer } from "./node-drawer.tsx";
 import { OutputCard, StatsCard } from "./output-card.tsx";
@@ -29,10 +29,17 @@ export function RunPage({ runId }: { runId: string }) {
   const tab = search.get("tab") ?? "tasks";
   const taskId = search.get("task");
   const node = search.get("node");
-  if (!detail) {
+  // Gone since it was shown (deleted by another operator): say so instead of showing the old copy.
+  const gone = run.error instanceof ApiError && run.error.status === 404;
+  if (!detail || gone) {
     return (
       <div className="page">
         {run.error ? <ErrorNote error={run.error} /> : <p className="muted">Loading run…</p>}
+        {gone && (
+          <p>
+            <Link to="/runs">Back to the runs</Link>
+          </p>
+        )}
       </div>
     );
   }
