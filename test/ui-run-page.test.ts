@@ -139,4 +139,22 @@ describe("the run page", () => {
     );
     await page.close();
   }, 60_000);
+
+  it("moves a stopped task from the drawer and says where its payload went", async () => {
+    const id = await submitRun(s, "chain", "fail");
+    const failed = await eventually(async () => {
+      const run = (await s.call("GET", `/api/runs/${id}`)).body;
+      return run.tasks?.[0]?.status === "dead_letter" ? run.tasks[0] : undefined;
+    }, "the attempt to dead-letter");
+    const page = await openConsole(browser, s, `/runs/${id}?task=${failed.id}`);
+    await page.click(".drawer button:has-text('Move…')");
+    await page.selectOption("dialog[open] select", "third");
+    await page.click("dialog[open] button[type=submit]");
+    const toast = page.locator(".toast:has-text('Moved to third as task #')");
+    await toast.waitFor();
+    const moved = Number(/#(\d+)/.exec((await toast.textContent())!)![1]);
+    expect((await s.call("GET", `/api/tasks/${moved}`)).body).toMatchObject({ node: "third" });
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }, 60_000);
 });

@@ -6,6 +6,7 @@ import type { GraphOut, TaskView } from "../api/types.ts";
 import { Modal } from "../components/dialog.tsx";
 import { ErrorNote } from "../components/error-note.tsx";
 import { Icon } from "../components/icons.tsx";
+import { toast } from "../components/toast.tsx";
 import { useAction } from "../components/use-action.ts";
 import { invalidate } from "../live/query-cache.ts";
 
@@ -105,8 +106,9 @@ export function TaskActions({ task, graph }: { task: TaskView; graph: GraphOut |
           submit="Move"
           help="Cancels this attempt and enqueues its payload at another node. A join cannot be a target."
           onPick={async (node) => {
-            await post(`/api/tasks/${task.id}/move`, { node });
+            const ref = await post<{ task_id: number }>(`/api/tasks/${task.id}/move`, { node });
             refresh(task);
+            toast(`Moved to ${node} as task #${ref.task_id}`);
             return true;
           }}
           onClose={() => setDialog(null)}
@@ -122,6 +124,7 @@ export function TaskActions({ task, graph }: { task: TaskView; graph: GraphOut |
           onPick={async (status) => {
             await post(`/api/tasks/${task.id}/status`, { status });
             refresh(task);
+            toast(`Task #${task.id} set to ${status}`);
             return true;
           }}
           onClose={() => setDialog(null)}

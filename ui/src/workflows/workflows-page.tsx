@@ -57,7 +57,8 @@ export function WorkflowsPage({ selected }: { selected: string | null }) {
                   {w.in_flight}/{w.capacity}
                 </td>
                 <td className="muted small">
-                  {w.plugin.actions.length} actions · {w.plugin.panels.length} panels
+                  {plural(w.plugin.actions.length, "action")} ·{" "}
+                  {plural(w.plugin.panels.length, "panel")}
                 </td>
                 <td className="muted small mono ellipsis" title={w.target ?? ""}>
                   {w.target ?? "programmatic"}
@@ -83,3 +84,5 @@ export function WorkflowsPage({ selected }: { selected: string | null }) {
     </div>
   );
 }
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
