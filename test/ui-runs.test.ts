@@ -94,6 +94,26 @@ describe("the runs list", () => {
     await page.close();
   }, 60_000);
 
+  it("edits a run's title and sends only what changed", async () => {
+    const id = await submitRun(s, "chain", "old name", "kept as is");
+    const page = await openConsole(browser, s, `/runs/${id}`);
+    await page.click(".run-head button:has-text('Edit')");
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type("new name");
+    await page.click("dialog[open] button:has-text('Save')");
+    await page.waitForSelector(".run-head h1:has-text('new name')");
+    expect((await s.call("GET", `/api/runs/${id}`)).body).toMatchObject({
+      title: "new name",
+      description: "kept as is",
+    });
+    const updated = (await s.call("GET", `/api/runs/${id}/events?limit=1000`)).body as any[];
+    expect(updated.filter((e) => e.name === "run.updated").map((e) => e.data)).toEqual([
+      { changed: { title: "new name" } },
+    ]);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it("says so when the run on screen is deleted elsewhere", async () => {
     const id = await submitRun(s, "chain", "doomed");
     const page = await openConsole(browser, s, `/runs/${id}`);

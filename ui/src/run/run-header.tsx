@@ -1,12 +1,15 @@
-// The run's title line: status, workflow, id, times, pending requests, lifecycle buttons.
+// The run's title line: status, workflow, id, times, pending requests, edit and lifecycle buttons.
+import { useState } from "react";
 import type { RunDetail } from "../api/types.ts";
 import { Markdown } from "../components/markdown.tsx";
 import { StatusBadge } from "../components/status.tsx";
 import { formatTime, TimeAgo } from "../components/time.tsx";
 import { Link } from "../router.tsx";
 import { RunButtons } from "../runs/run-buttons.tsx";
+import { EditRunDialog } from "./edit-run.tsx";
 
 export function RunHeader({ run }: { run: RunDetail }) {
+  const [editing, setEditing] = useState(false);
   return (
     <div className="run-head">
       <nav className="crumbs" aria-label="Breadcrumb">
@@ -37,8 +40,14 @@ export function RunHeader({ run }: { run: RunDetail }) {
             {run.unregistered && <span className="chip chip-warn">workflow unregistered</span>}
           </div>
         </div>
-        <RunButtons run={run} afterDelete="/runs" />
+        <div className="btn-row">
+          <button type="button" className="btn" onClick={() => setEditing(true)}>
+            Edit
+          </button>
+          <RunButtons run={run} afterDelete="/runs" />
+        </div>
       </div>
+      {editing && <EditRunDialog run={run} onClose={() => setEditing(false)} />}
       {run.description ? <Markdown text={run.description} className="run-desc" /> : null}
     </div>
   );

@@ -13,10 +13,15 @@ export function SubmitRunDialog(props: {
   onClose: () => void;
   onCreated: (runId: string) => void;
 }) {
-  const [workflow, setWorkflow] = useState(props.initial || props.workflows[0]?.name || "");
+  const [picked, setWorkflow] = useState(props.initial || props.workflows[0]?.name || "");
   const [title, setTitle] = useState("");
   const [description, setDescription] = useState("");
   const { busy, error, run } = useAction();
+  // A workflow removed while the dialog is open drops out of the list: the select then shows
+  // the first one left, and the run goes where the select shows.
+  const workflow = props.workflows.some((w) => w.name === picked)
+    ? picked
+    : (props.workflows[0]?.name ?? "");
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const created = await run(
