@@ -20,6 +20,16 @@ afterAll(async () => {
 
 const node = (name: string) => `.gnode[data-node="${name}"]`;
 
+/** A chain run whose first attempt has dead-lettered ("fail" fails it), and that attempt. */
+async function deadLetteredRun() {
+  const id = await submitRun(s, "chain", "fail");
+  const failed = await eventually(async () => {
+    const run = (await s.call("GET", `/api/runs/${id}`)).body;
+    return run.tasks?.[0]?.status === "dead_letter" ? run.tasks[0] : undefined;
+  }, "the attempt to dead-letter");
+  return { id, failed };
+}
+
 describe("the run page", () => {
   it("draws the graph live: node states, the join's arrivals, edge traversals", async () => {
     // "hold" keeps one of the three branches busy, so the join waits with 2 of 3 arrived.
@@ -123,11 +133,7 @@ describe("the run page", () => {
   }, 60_000);
 
   it("retries a dead-lettered task from the drawer", async () => {
-    const id = await submitRun(s, "chain", "fail");
-    const failed = await eventually(async () => {
-      const run = (await s.call("GET", `/api/runs/${id}`)).body;
-      return run.tasks?.[0]?.status === "dead_letter" ? run.tasks[0] : undefined;
-    }, "the attempt to dead-letter");
+    const { id, failed } = await deadLetteredRun();
     const page = await openConsole(browser, s, `/runs/${id}?task=${failed.id}`);
     await page.click(".drawer button:has-text('Retry')");
     await eventually(async () => {
@@ -141,11 +147,7 @@ describe("the run page", () => {
   }, 60_000);
 
   it("moves a stopped task from the drawer and says where its payload went", async () => {
-    const id = await submitRun(s, "chain", "fail");
-    const failed = await eventually(async () => {
-      const run = (await s.call("GET", `/api/runs/${id}`)).body;
-      return run.tasks?.[0]?.status === "dead_letter" ? run.tasks[0] : undefined;
-    }, "the attempt to dead-letter");
+    const { id, failed } = await deadLetteredRun();
     const page = await openConsole(browser, s, `/runs/${id}?task=${failed.id}`);
     await page.click(".drawer button:has-text('Move…')");
     await page.selectOption("dialog[open] select", "third");
