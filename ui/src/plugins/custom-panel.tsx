@@ -5,7 +5,7 @@
 // and `yardmaster` (workflow, scope and an authenticated `fetch`); on a `refresh_on` event its
 // `refresh()` is called, if it has one, and it receives a `yardmaster-refresh` DOM event.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { authHeaders } from "../api/client.ts";
+import { authHeaders, get } from "../api/client.ts";
 import type { PlacedPanel } from "./manifest.ts";
 import { type PanelScope, useRefresh } from "./panel-host.tsx";
 
@@ -35,20 +35,6 @@ type Host = HTMLElement & {
   api?: (path: string) => Promise<unknown>;
   yardmaster?: unknown;
 };
-
-/** `api(path)` of the element contract (docs/plugins.md): the JSON, or the API's refusal thrown. */
-async function apiJson(
-  authed: (path: string) => Promise<Response>,
-  path: string,
-): Promise<unknown> {
-  const response = await authed(path);
-  const body = await response.json().catch(() => null);
-  if (!response.ok) {
-    const message = (body as { error?: string } | null)?.error ?? response.statusText;
-    throw new Error(`${path}: ${response.status} ${message}`);
-  }
-  return body;
-}
 
 export function CustomPanel({ placed, scope }: { placed: PlacedPanel; scope: PanelScope }) {
   const box = useRef<HTMLDivElement>(null);
@@ -81,7 +67,8 @@ export function CustomPanel({ placed, scope }: { placed: PlacedPanel; scope: Pan
             headers: { ...authHeaders(), ...(init.headers as Record<string, string>) },
           });
         host.scope = { workflow: placed.workflow, ...ids };
-        host.api = (path: string) => apiJson(authed, path);
+        // `api(path)` of the element contract (docs/plugins.md): the console's own client.
+        host.api = (path: string) => get<unknown>(path);
         host.yardmaster = { workflow: placed.workflow, scope: ids, fetch: authed };
         box.current.replaceChildren(host);
         el.current = host;

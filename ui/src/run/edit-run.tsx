@@ -7,6 +7,7 @@ import { Modal } from "../components/dialog.tsx";
 import { ErrorNote } from "../components/error-note.tsx";
 import { useAction } from "../components/use-action.ts";
 import { invalidate } from "../live/query-cache.ts";
+import { RunTextFields } from "../runs/run-text-fields.tsx";
 
 export function EditRunDialog({ run, onClose }: { run: RunDetail; onClose: () => void }) {
   const [title, setTitle] = useState(run.title);
@@ -26,27 +27,13 @@ export function EditRunDialog({ run, onClose }: { run: RunDetail; onClose: () =>
   return (
     <Modal title="Edit run" onClose={onClose}>
       <form className="form" onSubmit={submit}>
-        <label className="field">
-          <span>Title</span>
-          <input
-            name="title"
-            value={title}
-            onChange={(e) => setTitle(e.target.value)}
-            required
-            data-autofocus
-          />
-        </label>
-        <label className="field">
-          <span>
-            Description <span className="muted">(markdown)</span>
-          </span>
-          <textarea
-            name="description"
-            rows={5}
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-          />
-        </label>
+        <RunTextFields
+          title={title}
+          description={description}
+          onTitle={setTitle}
+          onDescription={setDescription}
+          descriptionHint="markdown"
+        />
         <p className="muted small">The start task keeps the payload it was given at submit.</p>
         <ErrorNote error={error} />
         <div className="modal-actions">

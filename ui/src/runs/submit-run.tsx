@@ -6,6 +6,7 @@ import { Modal } from "../components/dialog.tsx";
 import { ErrorNote } from "../components/error-note.tsx";
 import { useAction } from "../components/use-action.ts";
 import { invalidate } from "../live/query-cache.ts";
+import { RunTextFields } from "./run-text-fields.tsx";
 
 export function SubmitRunDialog(props: {
   workflows: WorkflowOut[];
@@ -52,29 +53,13 @@ export function SubmitRunDialog(props: {
             ))}
           </select>
         </label>
-        <label className="field">
-          <span>Title</span>
-          <input
-            name="title"
-            value={title}
-            onChange={(e) => setTitle(e.target.value)}
-            required
-            // biome-ignore lint/a11y/noAutofocus: the first thing to type in a new run
-            autoFocus
-            data-autofocus
-          />
-        </label>
-        <label className="field">
-          <span>
-            Description <span className="muted">(optional, markdown)</span>
-          </span>
-          <textarea
-            name="description"
-            rows={4}
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-          />
-        </label>
+        <RunTextFields
+          title={title}
+          description={description}
+          onTitle={setTitle}
+          onDescription={setDescription}
+          descriptionHint="optional, markdown"
+        />
         <ErrorNote error={error} />
         <div className="modal-actions">
           <button type="button" className="btn" onClick={props.onClose}>
