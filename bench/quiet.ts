@@ -4,7 +4,8 @@
 // it records that share next to the figures either way.
 import { readFileSync } from "node:fs";
 
-function cpuTimes(): { busy: number; total: number } {
+/** Ticks (USER_HZ, 10 ms) all CPUs have spent busy, and in all, since boot. */
+export function cpuTimes(): { busy: number; total: number } {
   const line = readFileSync("/proc/stat", "utf8").split("\n")[0];
   const ticks = line.trim().split(/\s+/).slice(1).map(Number);
   const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0); // idle + iowait

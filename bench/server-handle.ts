@@ -30,6 +30,8 @@ export interface BenchServer {
   peakRssMib(): number;
   /** CPU time (user + system, all threads) the server has used so far, in ms. */
   cpuMs(): number;
+  /** The same, of the main thread only (the event loop: HTTP, engine, SQLite statements). */
+  mainThreadCpuMs(): number;
   /**
    * Bytes the server has sent to storage so far (`write_bytes` of /proc/<pid>/io: WAL frames
    * and checkpointed pages). It moves far less with machine load than any time does, so it
@@ -73,9 +75,12 @@ function readStatus(pid: number, field: string): number {
   return kib ? Number(kib) / 1024 : Number.NaN;
 }
 
-/** utime + stime from /proc/<pid>/stat (fields 14 and 15, in clock ticks of 10 ms). */
-export function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+/**
+ * utime + stime from /proc/<pid>/stat (fields 14 and 15, in clock ticks of 10 ms). With
+ * `/proc/<pid>/task/<pid>/stat` as `file`, the same for the process's main thread alone.
+ */
+export function cpuMs(pid: number, file = `/proc/${pid}/stat`): number {
+  const stat = readFileSync(file, "utf8");
   // The command name (field 2) may hold spaces; the fields after its closing paren are fixed.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
@@ -168,6 +173,7 @@ export async function startBenchServer(spec: ServerSpec): Promise<BenchServer> {
       synchronous: ready.synchronous,
       peakRssMib: () => readStatus(child.pid!, "VmHWM"),
       cpuMs: () => cpuMs(child.pid!),
+      mainThreadCpuMs: () => cpuMs(child.pid!, `/proc/${child.pid}/task/${child.pid}/stat`),
       diskBytes: () => diskBytes(child.pid!),
       stop,
     };

@@ -3,7 +3,12 @@
 import { endedBy, lastEnd, submitMany } from "../completions.ts";
 import { BLANK, type Figure, round } from "../figures.ts";
 import type { BenchOptions } from "../options.ts";
+import { cpuTimes } from "../quiet.ts";
 import { diagnostics, type Session, withSession } from "../session.ts";
+
+function cpuMsOf(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1000;
+}
 
 interface Batch {
   workload: string;
@@ -18,8 +23,13 @@ interface Batch {
 
 interface BatchResult {
   wallMs: number;
-  /** Server CPU time over the measured window. */
+  /** Server CPU time over the measured window (all its threads, then its main thread). */
   cpuMs: number;
+  mainThreadCpuMs: number;
+  /** CPU time of this driver (load generator and event-stream reader) over the window. */
+  driverCpuMs: number;
+  /** CPU time every process on the machine used over the window. */
+  machineCpuMs: number;
   /** Bytes the server sent to storage over the measured window. */
   diskBytes: number;
   submitMs: number;
@@ -33,6 +43,9 @@ interface BatchResult {
 /** One round: the batch submitted at once and waited for, on the session's server. */
 async function runRound(s: Session, options: BenchOptions, batch: Batch): Promise<BatchResult> {
   const cpuBefore = s.server.cpuMs();
+  const mainBefore = s.server.mainThreadCpuMs();
+  const driverBefore = process.cpuUsage();
+  const machineBefore = cpuTimes().busy;
   const diskBefore = s.server.diskBytes();
   const sent = await submitMany(s.client, batch.workflow, batch.runs, options.inFlight, () => {
     return batch.title;
@@ -42,6 +55,9 @@ async function runRound(s: Session, options: BenchOptions, batch: Batch): Promis
   return {
     wallMs: lastEnd(s.completions, ids) - sent.firstSentAt,
     cpuMs: s.server.cpuMs() - cpuBefore,
+    mainThreadCpuMs: s.server.mainThreadCpuMs() - mainBefore,
+    driverCpuMs: cpuMsOf(process.cpuUsage(driverBefore)),
+    machineCpuMs: (cpuTimes().busy - machineBefore) * 10,
     diskBytes: s.server.diskBytes() - diskBefore,
     submitMs: sent.lastAnsweredAt - sent.firstSentAt,
     endedWhileSubmitting: endedBy(s.completions, ids, sent.lastAnsweredAt),
@@ -82,6 +98,9 @@ function throughput(batch: Batch, r: BatchResult): Figure {
     runs: batch.runs,
     wall_ms: round(r.wallMs),
     server_cpu_pct: round((100 * r.cpuMs) / r.wallMs),
+    main_thread_cpu_pct: round((100 * r.mainThreadCpuMs) / r.wallMs),
+    driver_cpu_pct: round((100 * r.driverCpuMs) / r.wallMs),
+    machine_cpu_pct: round((100 * r.machineCpuMs) / r.wallMs),
     steps_per_cpu_s: round((batch.runs * batch.steps * 1000) / r.cpuMs),
     disk_bytes_per_step: round(r.diskBytes / (batch.runs * batch.steps)),
     submit_ms: round(r.submitMs),
