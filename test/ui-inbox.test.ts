@@ -79,8 +79,19 @@ describe("the inbox", () => {
     const card = `[data-request-id="${request.id}"]`;
     await page.waitForSelector(`${card} button[data-option=stop]`);
     await s.call("POST", `/api/requests/${request.id}/answer`, { option_id: "go" });
+    // The refusal refetches the inbox, which drops the card: hold that refetch a moment, or the
+    // note can come and go between two looks of a loaded machine.
+    await page.route(
+      (url) => url.pathname === "/api/requests",
+      async (route) => {
+        await new Promise((r) => setTimeout(r, 1000));
+        await route.continue().catch(() => {});
+      },
+    );
     await page.click(`${card} button[data-option=stop]`);
     await page.waitForSelector(`${card} .answer [data-code=already_answered]`);
+    // Then the page shows the real state: the request is no longer pending.
+    await page.waitForSelector(card, { state: "detached" });
     expect((await completed(id)).output).toBe("go");
     await page.close();
   }, 60_000);
