@@ -51,10 +51,16 @@ describe("the inbox", () => {
     const id = await submitRun(s, "approval", "new laptops");
     const request = await pendingRequest(id);
     const page = await openConsole(browser, s, "/inbox");
+    const logged: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") logged.push(m.text());
+    });
     const card = `[data-request-id="${request.id}"]`;
     await page.waitForSelector(`${card} .schema-form`);
     await page.click(`${card} .schema-form button[type=submit]`);
     await page.waitForSelector(`${card} .has-error .error-detail`);
+    // The miss is shown beside its field; the console stays quiet about it.
+    expect(logged.filter((text) => text.includes("Form validation failed"))).toEqual([]);
     await page.fill(`${card} input#root_approver`, "Dana");
     await page.fill(`${card} input#root_budget`, "1200");
     await page.click(`${card} .schema-form button[type=submit]`);
@@ -73,8 +79,19 @@ describe("the inbox", () => {
     const card = `[data-request-id="${request.id}"]`;
     await page.waitForSelector(`${card} button[data-option=stop]`);
     await s.call("POST", `/api/requests/${request.id}/answer`, { option_id: "go" });
+    // The refusal refetches the inbox, which drops the card: hold that refetch a moment, or the
+    // note can come and go between two looks of a loaded machine.
+    await page.route(
+      (url) => url.pathname === "/api/requests",
+      async (route) => {
+        await new Promise((r) => setTimeout(r, 1000));
+        await route.continue().catch(() => {});
+      },
+    );
     await page.click(`${card} button[data-option=stop]`);
     await page.waitForSelector(`${card} .answer [data-code=already_answered]`);
+    // Then the page shows the real state: the request is no longer pending.
+    await page.waitForSelector(card, { state: "detached" });
     expect((await completed(id)).output).toBe("go");
     await page.close();
   }, 60_000);

@@ -1,10 +1,16 @@
 // Plugin panels in a browser, from the showcase fixture: every kind in its slot and placement,
 // a form panel calling its action, a custom element loaded from the plugin's asset, a refresh
 // on the panel's `refresh_on` event, and a placeholder for a kind this console does not know.
+import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
-import { eventually, startTestServer, type TestServer } from "./support/server-harness.ts";
+import {
+  defaultToml,
+  eventually,
+  startTestServer,
+  type TestServer,
+} from "./support/server-harness.ts";
 import { consoleToml, openConsole, shot, submitRun } from "./support/ui-console.ts";
 
 let s: TestServer;
@@ -125,5 +131,35 @@ describe("plugin panels", () => {
     await page.waitForSelector(`${panel("future")} [data-unknown-kind=hologram]`);
     await page.unrouteAll({ behavior: "ignoreErrors" });
     await page.close();
+  }, 60_000);
+});
+
+describe("the example showcase", () => {
+  it("labels the bars of its Trend chart, a long label shortened with its full text kept", async () => {
+    const example = join(import.meta.dirname, "..", "examples", "showcase.ts");
+    const ex = await startTestServer(
+      defaultToml(`[workflows.showcase]\ntarget = ${JSON.stringify(`${example}:showcase`)}\n`),
+    );
+    try {
+      const id = await submitRun(ex, "showcase", "alpha beta gamma internationalisation");
+      await eventually(
+        async () => (await ex.call("GET", `/api/runs/${id}`)).body.status === "completed",
+        "the run",
+      );
+      const page = await openConsole(browser, ex, `/runs/${id}?tab=panel:showcase:trend`);
+      const chart = `${panel("trend")} svg`;
+      await page.waitForSelector(`${chart} rect`);
+      const labels = await page.locator(`${chart} .chart-label`).allTextContents();
+      expect(labels.slice(0, 3)).toEqual(["alpha", "beta", "gamma"]);
+      expect(labels[3]).toMatch(/^internat\w*…$/);
+      // Each bar names its category and value in full, for the pointer and for a screen reader.
+      const titles = await page.locator(`${chart} rect > title`).allTextContents();
+      expect(titles).toEqual(["alpha: 5", "beta: 8", "gamma: 15", "internationalisation: 80"]);
+      await shot(page, "plugins-trend");
+      expect(page.errors).toEqual([]);
+      await page.close();
+    } finally {
+      await ex.close();
+    }
   }, 60_000);
 });

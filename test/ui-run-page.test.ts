@@ -63,6 +63,46 @@ describe("the run page", () => {
     await page.close();
   }, 60_000);
 
+  it("moves the focus into a drawer opened with the keyboard, and back on close", async () => {
+    const id = await submitRun(s, "chain", "keyboard");
+    await eventually(
+      async () => (await s.call("GET", `/api/runs/${id}`)).body.status === "completed",
+      "the run to complete",
+    );
+    const page = await openConsole(browser, s, `/runs/${id}`);
+    const first = (await s.call("GET", `/api/runs/${id}`)).body.tasks[0].id;
+    const link = page.locator(`tr[data-task-id="${first}"] .col-id button`);
+    const inDrawer = page.locator(".drawer :focus");
+    const linkFocused = page.locator(`tr[data-task-id="${first}"] .col-id button:focus`);
+    // Enter on the task's id opens its drawer with the focus in it; Escape gives it back.
+    await link.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(".drawer[aria-label=Task]");
+    await inDrawer.waitFor();
+    await page.keyboard.press("Escape");
+    await page.waitForSelector(".drawer", { state: "detached" });
+    await linkFocused.waitFor();
+    // The same through the drawer's ×, reached with Tab.
+    await page.keyboard.press("Enter");
+    await inDrawer.waitFor();
+    await page.keyboard.press("Tab");
+    expect(await page.locator(".drawer button[aria-label=Close]:focus").count()).toBe(1);
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(".drawer", { state: "detached" });
+    await linkFocused.waitFor();
+    // A graph node's drawer does the same.
+    const card = page.locator(`${node("second")} .gnode-body`);
+    await card.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(".drawer[aria-label=Node]");
+    await inDrawer.waitFor();
+    await page.keyboard.press("Escape");
+    await page.waitForSelector(".drawer", { state: "detached" });
+    await page.locator(`${node("second")} .gnode-body:focus`).waitFor();
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it("adds an operator note to the work log", async () => {
     const id = await submitRun(s, "chain", "noted");
     const page = await openConsole(browser, s, `/runs/${id}?tab=log`);

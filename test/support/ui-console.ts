@@ -32,8 +32,9 @@ export async function openConsole(
   browser: Browser,
   s: TestServer,
   path = "/runs",
+  viewport = { width: 1440, height: 900 },
 ): Promise<ConsolePage> {
-  const page = (await browser.newPage({ viewport: { width: 1440, height: 900 } })) as ConsolePage;
+  const page = (await browser.newPage({ viewport })) as ConsolePage;
   page.errors = [];
   page.on("pageerror", (err) => page.errors.push(String(err)));
   page.setDefaultTimeout(15_000);

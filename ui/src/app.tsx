@@ -1,6 +1,7 @@
 // The shell: left navigation, a header with the connection and the server version, and the
-// page for the current path. A token prompt covers everything while the server wants one.
-import { useEffect } from "react";
+// page for the current path. A token prompt covers everything while the server wants one. On a
+// narrow screen the navigation is a menu the header's button opens (layout.css says how narrow).
+import { useCallback, useEffect, useRef, useState } from "react";
 import { AuthGate } from "./auth/token-prompt.tsx";
 import { ConfirmHost } from "./components/dialog.tsx";
 import { ToastHost } from "./components/toast.tsx";
@@ -37,14 +38,27 @@ function Page({ path }: { path: string }) {
 
 export function App() {
   const { path } = useRoute();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (path === "/" || path === "") navigate("/runs", { replace: true });
   }, [path]);
+  // Following a link folds the menu: the page it opened is what the operator wants to see.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every change of page
+  useEffect(() => setMenuOpen(false), [path]);
+  const closeMenu = useCallback(() => {
+    setMenuOpen(false);
+    menuButton.current?.focus();
+  }, []);
   return (
-    <div className="shell">
-      <Sidebar path={path} />
+    <div className={menuOpen ? "shell menu-open" : "shell"}>
+      <Sidebar path={path} open={menuOpen} onClose={closeMenu} />
       <div className="main">
-        <Header />
+        <Header
+          menuButton={menuButton}
+          menuOpen={menuOpen}
+          onMenu={() => setMenuOpen((open) => !open)}
+        />
         <main className="content" id="content">
           <AuthGate>
             <Page path={path} />

@@ -1,6 +1,7 @@
 // Modal dialogs on the native <dialog> element: focus moves in, Escape closes, the page behind
 // is inert. `confirmAction` asks before anything destructive and resolves to the answer.
 import { type ReactNode, useEffect, useRef, useSyncExternalStore } from "react";
+import { raiseToasts } from "./toast.tsx";
 
 export function Modal({
   title,
@@ -16,13 +17,19 @@ export function Modal({
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
-    if (dialog && !dialog.open) {
+    if (!dialog) return;
+    if (!dialog.open) {
       dialog.showModal();
       // showModal focuses the first focusable element, the header's ×: typing a title at once
       // would press it on the first space. Focus goes to the dialog's purpose instead.
       initialFocus(dialog)?.focus();
     }
-    return () => dialog?.close();
+    // A toast drawn under the modal's backdrop could be neither seen nor read: draw it inside.
+    const lower = raiseToasts(dialog);
+    return () => {
+      lower();
+      dialog.close();
+    };
   }, []);
   return (
     <dialog

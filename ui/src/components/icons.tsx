@@ -15,6 +15,7 @@ const PATHS: Record<string, string> = {
   docs: "M6 3h9l4 4v14H6zM14 3v5h5M9 13h7M9 17h7",
   close: "M6 6l12 12M18 6L6 18",
   reload: "M20 12a8 8 0 1 1-3-6.3M20 4v5h-5",
+  menu: "M4 7h16M4 12h16M4 17h16",
   key: "M14 10a4 4 0 1 0-3.5 4L6 19v2h3v-2h2v-2h2l1.5-2.5A4 4 0 0 0 14 10z",
 };
 

@@ -31,6 +31,8 @@ export function serverErrors(error: unknown): ErrorSchema | undefined {
   return root as ErrorSchema;
 }
 
+const ignoreErrors = () => {};
+
 export function SchemaForm(props: {
   schema: Record<string, unknown>;
   submitLabel: string;
@@ -48,6 +50,9 @@ export function SchemaForm(props: {
       formData={data}
       onChange={(e) => setData(e.formData)}
       onSubmit={(e) => props.onSubmit(e.formData ?? null)}
+      // Without onError rjsf console.errors every validation miss; the misses are already
+      // shown beside their fields, which is where the operator looks.
+      onError={ignoreErrors}
       extraErrors={extraErrors}
       showErrorList={false}
       noHtml5Validate

@@ -1,5 +1,9 @@
 // Short confirmations and failures of operator actions, in one corner, fading on their own.
+// An open modal <dialog> sits in the browser's top layer, above anything z-index can lift, and
+// makes the page behind it inert: while one is open the toasts are drawn inside it (the topmost
+// one), so they stay visible and readable; they go back to the page when it closes.
 import { useSyncExternalStore } from "react";
+import { createPortal } from "react-dom";
 
 interface Toast {
   id: number;
@@ -21,15 +25,32 @@ export function toast(text: string, tone: Toast["tone"] = "ok"): void {
   setTimeout(() => publish(toasts.filter((t) => t.id !== id)), tone === "error" ? 8000 : 3500);
 }
 
+let layers: HTMLElement[] = [];
+const layerListeners = new Set<() => void>();
+const setLayers = (next: HTMLElement[]) => {
+  layers = next;
+  for (const l of layerListeners) l();
+};
+
+/** Draws the toasts inside `dialog` (an open modal) until the returned function is called. */
+export function raiseToasts(dialog: HTMLElement): () => void {
+  setLayers([...layers, dialog]);
+  return () => setLayers(layers.filter((d) => d !== dialog));
+}
+
+const subscribe = (set: Set<() => void>) => (l: () => void) => {
+  set.add(l);
+  return () => {
+    set.delete(l);
+  };
+};
+const onToasts = subscribe(listeners);
+const onLayers = subscribe(layerListeners);
+
 export function ToastHost() {
-  const list = useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    () => toasts,
-  );
-  return (
+  const list = useSyncExternalStore(onToasts, () => toasts);
+  const layer = useSyncExternalStore(onLayers, () => layers.at(-1) ?? null);
+  const region = (
     <div className="toasts" role="status" aria-live="polite">
       {list.map((t) => (
         <div key={t.id} className={`toast toast-${t.tone}`}>
@@ -38,4 +59,5 @@ export function ToastHost() {
       ))}
     </div>
   );
+  return layer ? createPortal(region, layer) : region;
 }

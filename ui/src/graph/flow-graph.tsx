@@ -1,6 +1,6 @@
 // A workflow graph drawn with @xyflow/react, read-only: pan and zoom, click a node to select.
 // Nodes keep their ids across live updates, so the view never jumps while states change.
-import { Background, Controls, type NodeTypes, ReactFlow } from "@xyflow/react";
+import { Background, Controls, type EdgeTypes, type NodeTypes, ReactFlow } from "@xyflow/react";
 import { useMemo } from "react";
 import {
   type GraphEdgeInfo,
@@ -9,9 +9,11 @@ import {
   layoutEdges,
   layoutNodes,
 } from "./layout.ts";
+import { LoopEdge } from "./loop-edge.tsx";
 import { NodeCard } from "./node-card.tsx";
 
 const NODE_TYPES: NodeTypes = { ym: NodeCard as NodeTypes[string] };
+const EDGE_TYPES: EdgeTypes = { loop: LoopEdge as EdgeTypes[string] };
 
 export function FlowGraph(props: {
   nodes: GraphNodeInfo[];
@@ -36,6 +38,7 @@ export function FlowGraph(props: {
         nodes={flowNodes}
         edges={flowEdges}
         nodeTypes={NODE_TYPES}
+        edgeTypes={EDGE_TYPES}
         fitView
         fitViewOptions={{ padding: 0.12, maxZoom: 1.15 }}
         minZoom={0.3}

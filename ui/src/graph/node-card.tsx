@@ -14,7 +14,7 @@ export function NodeCard({ data }: NodeProps & { data: FlowNodeData }) {
       data-state={data.state ?? "static"}
     >
       <Handle type="target" position={Position.Left} id="in" />
-      <Handle type="target" position={Position.Bottom} id="loop-in" className="handle-loop" />
+      <Handle type="target" position={Position.Top} id="loop-in" className="handle-loop" />
       <button
         type="button"
         className="gnode-body"
@@ -54,7 +54,7 @@ export function NodeCard({ data }: NodeProps & { data: FlowNodeData }) {
         )}
       </button>
       <Handle type="source" position={Position.Right} id="out" />
-      <Handle type="source" position={Position.Bottom} id="loop-out" className="handle-loop" />
+      <Handle type="source" position={Position.Top} id="loop-out" className="handle-loop" />
     </div>
   );
 }

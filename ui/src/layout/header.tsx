@@ -1,5 +1,6 @@
-// The header: where the live connection stands and which server version answers.
-import { useSyncExternalStore } from "react";
+// The header: where the live connection stands and which server version answers, and on a
+// narrow screen the button that opens the navigation menu (hidden at desktop width).
+import { type RefObject, useSyncExternalStore } from "react";
 import { get } from "../api/client.ts";
 import { getToken, requireToken, setToken } from "../api/token.ts";
 import type { Me } from "../api/types.ts";
@@ -63,12 +64,31 @@ function PoolLoad() {
   );
 }
 
-export function Header() {
+export function Header({
+  menuButton,
+  menuOpen,
+  onMenu,
+}: {
+  menuButton: RefObject<HTMLButtonElement | null>;
+  menuOpen: boolean;
+  onMenu: () => void;
+}) {
   const me = useQuery("me", () => get<Me>("/api/me"));
   const token = getToken();
   return (
     <header className="topbar">
       <div className="topbar-left">
+        <button
+          type="button"
+          ref={menuButton}
+          className="icon-btn menu-btn"
+          aria-label="Menu"
+          aria-controls="sidebar"
+          aria-expanded={menuOpen}
+          onClick={onMenu}
+        >
+          <Icon name="menu" />
+        </button>
         <PoolLoad />
       </div>
       <div className="topbar-right">

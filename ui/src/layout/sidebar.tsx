@@ -1,5 +1,7 @@
 // Left navigation. Counts beside Runs and Inbox come from the same cached queries the pages
-// use, so they move with the live stream.
+// use, so they move with the live stream. On a narrow screen it is a menu over the page: `open`
+// shows it, Escape or a click beside it closes it.
+import { useEffect, useRef } from "react";
 import { get } from "../api/client.ts";
 import type { PluginManifestEntry, RequestView, RunSummary } from "../api/types.ts";
 import { Icon } from "../components/icons.tsx";
@@ -34,37 +36,59 @@ function NavItem(props: {
   );
 }
 
-export function Sidebar({ path }: { path: string }) {
+export function Sidebar({
+  path,
+  open,
+  onClose,
+}: {
+  path: string;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const nav = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    // The menu takes the focus, so the keyboard walks its links next.
+    nav.current?.querySelector<HTMLElement>(".nav-active, .nav-item")?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && !document.querySelector("dialog[open]")) onClose();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [open, onClose]);
   const runs = useQuery("runs", () => get<RunSummary[]>("/api/runs"));
   const inbox = useQuery("inbox", () => get<RequestView[]>("/api/requests?pending=true"));
   const plugins = useQuery("plugins", () => get<PluginManifestEntry[]>("/api/plugins"));
   const active = runs.data?.filter((r) => ACTIVE.has(r.status)).length ?? 0;
   const hasGlobal = (plugins.data ?? []).some((e) => e.panels.some((p) => p.slot === "global"));
   return (
-    <nav className="sidebar" aria-label="Main">
-      <Link to="/runs" className="brand">
-        <img src="/favicon.svg" alt="" width={26} height={26} />
-        <span>Yardmaster</span>
-      </Link>
-      <div className="nav-group">
-        <NavItem to="/runs" icon="runs" label="Runs" path={path} count={active} />
-        <NavItem
-          to="/inbox"
-          icon="inbox"
-          label="Inbox"
-          path={path}
-          count={inbox.data?.length}
-          alert
-        />
-        <NavItem to="/workflows" icon="workflows" label="Workflows" path={path} />
-        {hasGlobal && <NavItem to="/panels" icon="plugins" label="Panels" path={path} />}
-      </div>
-      <div className="sidebar-foot">
-        <a href="/docs" target="_blank" rel="noreferrer" className="nav-item nav-small">
-          <Icon name="docs" />
-          <span>API docs</span>
-        </a>
-      </div>
-    </nav>
+    <>
+      {open && <div className="menu-scrim" aria-hidden="true" onClick={onClose} />}
+      <nav className="sidebar" id="sidebar" aria-label="Main" ref={nav}>
+        <Link to="/runs" className="brand">
+          <img src="/favicon.svg" alt="" width={26} height={26} />
+          <span>Yardmaster</span>
+        </Link>
+        <div className="nav-group">
+          <NavItem to="/runs" icon="runs" label="Runs" path={path} count={active} />
+          <NavItem
+            to="/inbox"
+            icon="inbox"
+            label="Inbox"
+            path={path}
+            count={inbox.data?.length}
+            alert
+          />
+          <NavItem to="/workflows" icon="workflows" label="Workflows" path={path} />
+          {hasGlobal && <NavItem to="/panels" icon="plugins" label="Panels" path={path} />}
+        </div>
+        <div className="sidebar-foot">
+          <a href="/docs" target="_blank" rel="noreferrer" className="nav-item nav-small">
+            <Icon name="docs" />
+            <span>API docs</span>
+          </a>
+        </div>
+      </nav>
+    </>
   );
 }

@@ -1,5 +1,7 @@
 // A small inline SVG chart for `chart` panels ({series, kind}); no chart library needed.
 // series: numbers, [{x, y}] / [{label, value}] points, or [{name, points|data|values}] lines.
+// A bar chart names its categories under the bars (shortened to fit) and each bar carries its
+// full label and value as a <title>, which the browser shows on hover.
 
 interface Point {
   x: number;
@@ -15,6 +17,18 @@ const COLORS = ["#2563eb", "#16a34a", "#d97706", "#9333ea", "#dc2626", "#0891b2"
 const W = 320;
 const H = 150;
 const PAD = { l: 34, r: 8, t: 8, b: 22 };
+/** Roughly the width of a 9px label character, in the viewBox's units. */
+const CHAR = 5.2;
+/** The least room a category label needs; with narrower bars only every n-th one is named. */
+const LABEL_ROOM = 30;
+
+/** `text` cut to `room` units, with an ellipsis when it had to be cut. */
+export function fitLabel(text: string, room: number): string {
+  const max = Math.max(1, Math.floor(room / CHAR));
+  return text.length <= max ? text : `${text.slice(0, Math.max(1, max - 1))}…`;
+}
+
+const valueText = (y: number) => (Number.isInteger(y) ? String(y) : y.toFixed(2));
 
 function toPoint(v: unknown, i: number): Point | null {
   if (typeof v === "number") return { x: i, y: v };
@@ -70,6 +84,8 @@ export function Chart({ series: raw, kind }: { series: unknown[]; kind: string }
   const ticks = [y0, (y0 + y1) / 2, y1];
   const bar = kind === "bar";
   const slot = (W - PAD.l - PAD.r) / Math.max(1, series[0].points.length);
+  const every = Math.ceil(LABEL_ROOM / slot);
+  const categories = bar ? series[0].points.map((p) => p.label) : [];
   return (
     <figure className="chart" data-chart-kind={kind}>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${kind} chart`}>
@@ -85,17 +101,24 @@ export function Chart({ series: raw, kind }: { series: unknown[]; kind: string }
           const color = COLORS[si % COLORS.length];
           if (bar) {
             const w = (slot * 0.7) / series.length;
-            return s.points.map((p, i) => (
-              <rect
-                key={`${s.name}-${p.label ?? p.x}`}
-                x={PAD.l + i * slot + slot * 0.15 + si * w}
-                y={sy(Math.max(0, p.y))}
-                width={w}
-                height={Math.abs(sy(p.y) - sy(0))}
-                fill={color}
-                rx={2}
-              />
-            ));
+            return s.points.map((p, i) => {
+              const named = [series.length > 1 ? s.name : "", p.label ?? categories[i] ?? ""]
+                .filter(Boolean)
+                .join(" · ");
+              return (
+                <rect
+                  key={`${s.name}-${p.label ?? p.x}`}
+                  x={PAD.l + i * slot + slot * 0.15 + si * w}
+                  y={sy(Math.max(0, p.y))}
+                  width={w}
+                  height={Math.abs(sy(p.y) - sy(0))}
+                  fill={color}
+                  rx={2}
+                >
+                  <title>{named ? `${named}: ${valueText(p.y)}` : valueText(p.y)}</title>
+                </rect>
+              );
+            });
           }
           const d = s.points
             .map((p, i) => `${i ? "L" : "M"}${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`)
@@ -113,6 +136,20 @@ export function Chart({ series: raw, kind }: { series: unknown[]; kind: string }
             </g>
           );
         })}
+        {categories.map((label, i) =>
+          label !== undefined && i % every === 0 ? (
+            <text
+              // biome-ignore lint/suspicious/noArrayIndexKey: a category is its position
+              key={i}
+              x={PAD.l + i * slot + slot / 2}
+              y={H - PAD.b + 13}
+              className="chart-label"
+              textAnchor="middle"
+            >
+              {fitLabel(label, slot * every - 4)}
+            </text>
+          ) : null,
+        )}
       </svg>
       {series.length > 1 && (
         <figcaption className="chart-legend">

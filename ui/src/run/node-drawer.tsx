@@ -39,6 +39,7 @@ export function NodeDrawer({
     <Drawer
       label="Node"
       onClose={close}
+      focusKey={node}
       title={
         <>
           <code>{node}</code>

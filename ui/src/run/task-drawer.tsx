@@ -70,6 +70,7 @@ export function TaskDrawer({
     <Drawer
       label="Task"
       onClose={close}
+      focusKey={String(taskId)}
       title={
         <>
           <span className="mono">Task #{taskId}</span>

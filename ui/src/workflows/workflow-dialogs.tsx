@@ -6,7 +6,7 @@ import type { WorkflowOut } from "../api/types.ts";
 import { Modal } from "../components/dialog.tsx";
 import { ErrorNote } from "../components/error-note.tsx";
 import { useAction } from "../components/use-action.ts";
-import { invalidate, useQuery } from "../live/query-cache.ts";
+import { invalidate, markStale, useQuery } from "../live/query-cache.ts";
 
 interface Health {
   pools?: Record<string, { capacity: number; in_flight: number }>;
@@ -115,8 +115,11 @@ export function RemoveDialog(props: {
       `Removed ${props.workflow.name}`,
     );
     if (out) {
-      invalidate(["workflows", "workflow/", "plugins", "runs"]);
+      // Leave its page first, and refetch all but its own entries: they could only answer 404
+      // now. They are marked stale, for whoever shows them next.
       props.onDone();
+      invalidate(["workflows", "plugins", "runs"]);
+      for (const key of ["workflow/", "source/"]) markStale(key + props.workflow.name);
     }
   };
   return (
