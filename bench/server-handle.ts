@@ -33,6 +33,11 @@ export interface BenchServer {
   /** The same, of the main thread only (the event loop: HTTP, engine, SQLite statements). */
   mainThreadCpuMs(): number;
   /**
+   * Time the main thread was ready to run but waited for a CPU (other threads or processes had
+   * both cores), in ms: what `mainThreadCpuMs` misses of the wall time besides being idle.
+   */
+  mainThreadWaitMs(): number;
+  /**
    * Bytes the server has sent to storage so far (`write_bytes` of /proc/<pid>/io: WAL frames
    * and checkpointed pages). It moves far less with machine load than any time does, so it
    * shows what a change to the schema or the statements did to the writes.
@@ -84,6 +89,11 @@ export function cpuMs(pid: number, file = `/proc/${pid}/stat`): number {
   // The command name (field 2) may hold spaces; the fields after its closing paren are fixed.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Run-queue wait of a thread: field 2 of its schedstat, in nanoseconds. */
+function runQueueWaitMs(file: string): number {
+  return Number(readFileSync(file, "utf8").split(" ")[1]) / 1e6;
 }
 
 function diskBytes(pid: number): number {
@@ -174,6 +184,7 @@ export async function startBenchServer(spec: ServerSpec): Promise<BenchServer> {
       peakRssMib: () => readStatus(child.pid!, "VmHWM"),
       cpuMs: () => cpuMs(child.pid!),
       mainThreadCpuMs: () => cpuMs(child.pid!, `/proc/${child.pid}/task/${child.pid}/stat`),
+      mainThreadWaitMs: () => runQueueWaitMs(`/proc/${child.pid}/task/${child.pid}/schedstat`),
       diskBytes: () => diskBytes(child.pid!),
       stop,
     };

@@ -26,6 +26,8 @@ interface BatchResult {
   /** Server CPU time over the measured window (all its threads, then its main thread). */
   cpuMs: number;
   mainThreadCpuMs: number;
+  /** Time the server's main thread was ready to run but waited for a CPU. */
+  mainThreadWaitMs: number;
   /** CPU time of this driver (load generator and event-stream reader) over the window. */
   driverCpuMs: number;
   /** CPU time every process on the machine used over the window. */
@@ -44,6 +46,7 @@ interface BatchResult {
 async function runRound(s: Session, options: BenchOptions, batch: Batch): Promise<BatchResult> {
   const cpuBefore = s.server.cpuMs();
   const mainBefore = s.server.mainThreadCpuMs();
+  const waitBefore = s.server.mainThreadWaitMs();
   const driverBefore = process.cpuUsage();
   const machineBefore = cpuTimes().busy;
   const diskBefore = s.server.diskBytes();
@@ -56,6 +59,7 @@ async function runRound(s: Session, options: BenchOptions, batch: Batch): Promis
     wallMs: lastEnd(s.completions, ids) - sent.firstSentAt,
     cpuMs: s.server.cpuMs() - cpuBefore,
     mainThreadCpuMs: s.server.mainThreadCpuMs() - mainBefore,
+    mainThreadWaitMs: s.server.mainThreadWaitMs() - waitBefore,
     driverCpuMs: cpuMsOf(process.cpuUsage(driverBefore)),
     machineCpuMs: (cpuTimes().busy - machineBefore) * 10,
     diskBytes: s.server.diskBytes() - diskBefore,
@@ -99,6 +103,7 @@ function throughput(batch: Batch, r: BatchResult): Figure {
     wall_ms: round(r.wallMs),
     server_cpu_pct: round((100 * r.cpuMs) / r.wallMs),
     main_thread_cpu_pct: round((100 * r.mainThreadCpuMs) / r.wallMs),
+    main_thread_wait_pct: round((100 * r.mainThreadWaitMs) / r.wallMs),
     driver_cpu_pct: round((100 * r.driverCpuMs) / r.wallMs),
     machine_cpu_pct: round((100 * r.machineCpuMs) / r.wallMs),
     steps_per_cpu_s: round((batch.runs * batch.steps * 1000) / r.cpuMs),
