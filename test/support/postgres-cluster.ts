@@ -55,7 +55,8 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-async function freePort(): Promise<number> {
+/** A port in 25400-25499 that nothing listens on right now. */
+export async function freePort(): Promise<number> {
   const span = PORTS.last - PORTS.first + 1;
   const start = Math.floor(Math.random() * span);
   for (let i = 0; i < span; i++) {
@@ -114,6 +115,7 @@ async function createPasswordRole(url: string): Promise<void> {
   try {
     const { user, password } = PASSWORD_ROLE;
     await client.query(`CREATE ROLE ${user} LOGIN PASSWORD '${password}'`);
+    await client.query(`GRANT CREATE ON DATABASE postgres TO ${user}`);
   } finally {
     await client.end();
   }
