@@ -5,6 +5,7 @@
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { StoreWriter } from "../src/engine/store.ts";
+import { parseTarget } from "../src/stores/postgres/connection.ts";
 import {
   MIGRATIONS,
   migrate,
@@ -82,8 +83,14 @@ describe.skipIf(skipped)(title("postgres store"), () => {
       { version: 1, name: "one", sql: "CREATE TABLE one (x integer)" },
       { version: 2, name: "two", sql: "CREATE TABLE two (x integer)" },
     ];
+    // Two migrators at once: the advisory lock and the re-check apply each step once.
+    const racing = await Promise.all([
+      withAdmin((client) => migrate(client, schema, steps.slice(0, 1))),
+      withAdmin((client) => migrate(client, schema, steps.slice(0, 1))),
+    ]);
+    expect(racing.flat()).toEqual([1]);
     await withAdmin(async (client) => {
-      expect(await migrate(client, schema, steps.slice(0, 1))).toEqual([1]);
+      expect(await migrate(client, schema, steps.slice(0, 1))).toEqual([]);
       expect(await migrate(client, schema, steps)).toEqual([2]);
       expect(await migrate(client, schema, steps)).toEqual([]);
       const broken = [
@@ -105,7 +112,9 @@ describe.skipIf(skipped)(title("postgres store"), () => {
 
   it("two stores on one schema never claim the same task: SKIP LOCKED passes over held rows", async () => {
     const url = schemaUrl("skip");
-    const [a, b] = [await openAt(url), await openAt(url)];
+    // Opened together on a new schema: one of them creates the tables, the other waits.
+    const [a, b] = await Promise.all([openAt(url), openAt(url)]);
+    expect(await a.schemaVersion()).toBe(MIGRATIONS.length);
     const runs = [await addRun(a, { workflow: "w" }), await addRun(b, { workflow: "w" })];
     const tasks = [];
     for (let i = 0; i < 40; i++) tasks.push(await addTask(i % 2 ? a : b, runs[i % 2].id));
@@ -247,10 +256,30 @@ describe.skipIf(skipped)(title("postgres store"), () => {
     const run = await addRun(store, { created: 1_700_000_000_123 });
     expect((await store.getRun(run.id))?.created).toBe(1_700_000_000_123);
     expect(pg.types.getTypeParser(20, "text")("42")).toBe("42");
+    // A global json parser set by someone else in the process does not reach the store.
+    const global = pg.types.getTypeParser(114, "text");
+    pg.types.setTypeParser(114, "text", () => "global");
+    try {
+      expect((await addTask(store, run.id, { payload: [1] })).payload).toEqual([1]);
+    } finally {
+      pg.types.setTypeParser(114, "text", global);
+    }
     const payload = { zeta: 1, alpha: { b: 2, a: "x\u0000y" }, list: [3, 1] };
     const task = await addTask(store, run.id, { payload });
     const read = await store.getTask(task.id);
     expect(JSON.stringify(read?.payload)).toBe(JSON.stringify(payload));
+  });
+
+  it("hands pg the URL without ?schema= and with search_path set", () => {
+    const target = parseTarget(
+      "postgresql://u:p@db.example:6543/ym?schema=tenant_1&sslmode=disable",
+    );
+    const handed = new URL(target.connectionString);
+    expect(handed.searchParams.get("schema")).toBeNull();
+    expect(handed.searchParams.get("options")).toBe("-c search_path=tenant_1");
+    expect(handed.searchParams.get("sslmode")).toBe("disable");
+    expect(target).toMatchObject({ schema: "tenant_1", label: "u@db.example:6543/ym" });
+    expect(parseTarget("postgres://u@h/d").schema).toBe("public");
   });
 
   it("rejects a bad URL or an unreachable server clearly, never showing the password", async () => {
