@@ -34,7 +34,8 @@ export async function listChunks(
   after: number,
   limit: number,
 ): Promise<StreamChunkRecord[]> {
-  const n = Math.max(0, Math.floor(limit));
+  // LIMIT NULL is no limit; so is a negative one, as in the SQLite store.
+  const n = limit < 0 ? null : Math.floor(limit);
   return (await rows(db, LIST, [taskId, after, n])).map(toChunk);
 }
 

@@ -57,12 +57,11 @@ export async function listEvents(db: Db, query: EventQuery): Promise<EventRecord
     values.push(query.run_id);
     conditions.push(`run_id = $${values.length}`);
   }
-  let limit = "";
-  if (query.limit !== undefined) {
-    values.push(Math.max(0, Math.floor(query.limit)));
-    limit = ` LIMIT $${values.length}`;
-  }
-  const statement = sql(`SELECT * FROM events ${where(conditions)} ORDER BY id${limit}`);
+  // LIMIT NULL is no limit; so is a negative one, as in the SQLite store.
+  const limit = query.limit === undefined || query.limit < 0 ? null : Math.floor(query.limit);
+  values.push(limit);
+  const text = `SELECT * FROM events ${where(conditions)} ORDER BY id LIMIT $${values.length}`;
+  const statement = sql(text);
   return (await rows(db, statement, values)).map(toEvent);
 }
 
