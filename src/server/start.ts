@@ -21,6 +21,7 @@ import {
   registeredWorkflow,
   syncRegistrations,
 } from "../service/registration/index.ts";
+import { openPostgresStore } from "../stores/postgres/index.ts";
 import { openSqliteStore } from "../stores/sqlite/index.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -33,18 +34,37 @@ export interface RunningServer {
   stop(reason?: string): Promise<void>;
 }
 
+const POSTGRES_URL = /^postgres(ql)?:\/\//;
+
 export async function openStore(url: string): Promise<Store> {
   if (url.startsWith("sqlite:")) return openSqliteStore(url.slice("sqlite:".length));
-  throw new Error(`store ${JSON.stringify(url)} is not supported: use sqlite:<path>`);
+  if (POSTGRES_URL.test(url)) return openPostgresStore(url);
+  throw new Error(
+    `store ${JSON.stringify(redactStoreUrl(url))} is not supported: use sqlite:<path> or postgres://user:pass@host:5432/db`,
+  );
 }
 
-/** The configured store; a file that cannot be opened is a configuration problem of `server.store`. */
+/** The store URL as it may be shown: a postgres URL's password becomes `***`. */
+export function redactStoreUrl(url: string): string {
+  if (!POSTGRES_URL.test(url)) return url;
+  try {
+    const parsed = new URL(url);
+    if (parsed.password === "") return url;
+    parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/([^/@]*):[^/@]*@/, "//$1:***@");
+  }
+}
+
+/** The configured store; one that cannot be opened is a configuration problem of `server.store`. */
 async function openConfiguredStore(config: ServerConfig): Promise<Store> {
   try {
     return await openStore(config.server.store);
   } catch (err) {
     const shown = config.file === null ? null : displayName(config.file);
-    const message = `cannot open ${config.server.store}: ${(err as Error).message}`;
+    const store = redactStoreUrl(config.server.store);
+    const message = `cannot open ${store}: ${(err as Error).message}`;
     throw new ConfigError(shown, [{ key: "server.store", message }]);
   }
 }

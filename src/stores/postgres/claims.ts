@@ -1,0 +1,49 @@
+// The dispatcher's claim: ONE statement, safe for several servers sharing a database. The CTE
+// picks the next ready attempts in dispatch order (run position, then priority descending, then
+// created, then id) among runs that are queued or running, and locks them with FOR UPDATE OF t
+// SKIP LOCKED: rows another transaction is claiming right now are passed over instead of waited
+// for, so two servers never block on, nor take, the same attempt. A MATERIALIZED CTE runs once
+// (a subquery could be rescanned by a nested loop and lock more rows than it answers). The
+// UPDATE repeats `status = 'ready'` as a last guard. RETURNING has no order, so the rows are
+// sorted here by the same keys, the run's position coming back beside each row.
+import type { TaskRecord } from "../../engine/domain.ts";
+import { toTask } from "./rows.ts";
+import { type Db, rows, sql } from "./sql.ts";
+
+const CLAIM = sql(`
+WITH picked AS MATERIALIZED (
+  SELECT t.id, r.position
+  FROM tasks t JOIN runs r ON r.id = t.run_id
+  WHERE t.status = 'ready' AND r.status IN ('queued', 'running') AND r.workflow = ANY($1::text[])
+  ORDER BY r.position, t.priority DESC, t.created, t.id
+  LIMIT $2
+  FOR UPDATE OF t SKIP LOCKED
+)
+UPDATE tasks u SET status = 'in_progress', started = $3, claim = u.claim + 1
+FROM picked
+WHERE u.id = picked.id AND u.status = 'ready'
+RETURNING u.*, picked.position AS run_position`);
+
+type Claimed = { task: TaskRecord; position: number };
+
+function dispatchOrder(a: Claimed, b: Claimed): number {
+  return (
+    a.position - b.position ||
+    b.task.priority - a.task.priority ||
+    a.task.created - b.task.created ||
+    a.task.id - b.task.id
+  );
+}
+
+export async function claimTasks(
+  db: Db,
+  workflows: readonly string[],
+  limit: number,
+  now: number,
+): Promise<TaskRecord[]> {
+  if (workflows.length === 0 || !(limit >= 1)) return [];
+  const n = Math.min(Math.floor(limit), 2 ** 31 - 1);
+  const found = await rows(db, CLAIM, [[...workflows], n, now]);
+  const claimed = found.map((row) => ({ task: toTask(row), position: row.run_position }));
+  return claimed.sort(dispatchOrder).map((c) => c.task);
+}

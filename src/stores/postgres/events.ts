@@ -1,0 +1,70 @@
+// Stored events. Ids come from the `events` row of `counters`, bumped by the same statement
+// that inserts the events: the bump locks that row until the transaction ends, so ids are
+// handed out in commit order (a reader following `after` never sees a smaller id commit later,
+// even with several servers), a rolled-back bump is undone with its events, and the counter
+// keeps the highest id ever handed out after a run's events are deleted.
+import type { EventRecord, NewEvent } from "../../engine/domain.ts";
+import type { EventQuery } from "../../engine/store.ts";
+import { toEvent } from "./rows.ts";
+import { type Db, first, json, rows, sql, where } from "./sql.ts";
+
+// One statement for any number of events: arrays in, ids counted from the bumped value.
+const APPEND = sql(`
+WITH bump AS (
+  UPDATE counters SET value = value + $1::bigint WHERE name = 'events' RETURNING value
+)
+INSERT INTO events (id, name, run_id, task_id, data, created)
+SELECT (SELECT value FROM bump) - $1::bigint + e.ord, e.name, e.run_id, e.task_id, e.data::json,
+  $6::bigint
+FROM unnest($2::text[], $3::text[], $4::bigint[], $5::text[])
+  WITH ORDINALITY AS e(name, run_id, task_id, data, ord)
+RETURNING id`);
+
+const LAST_EVENT_ID = sql("SELECT value FROM counters WHERE name = 'events'");
+
+export async function appendEvents(
+  db: Db,
+  events: readonly NewEvent[],
+  now: number,
+): Promise<EventRecord[]> {
+  if (events.length === 0) return [];
+  const texts = events.map((e) => json(e.data ?? null));
+  const values = [
+    events.length,
+    events.map((e) => e.name),
+    events.map((e) => e.run_id ?? null),
+    events.map((e) => e.task_id ?? null),
+    texts,
+    now,
+  ];
+  const ids = (await rows(db, APPEND, values)).map((row) => row.id as number);
+  const firstId = Math.min(...ids);
+  // What was stored, as a read answers it (data through JSON, like the column).
+  return events.map((event, i) => ({
+    id: firstId + i,
+    name: event.name,
+    run_id: event.run_id ?? null,
+    task_id: event.task_id ?? null,
+    data: JSON.parse(texts[i]),
+    created: now,
+  }));
+}
+
+export async function listEvents(db: Db, query: EventQuery): Promise<EventRecord[]> {
+  const values: unknown[] = [query.after ?? 0];
+  const conditions = ["id > $1"];
+  if (query.run_id !== undefined) {
+    values.push(query.run_id);
+    conditions.push(`run_id = $${values.length}`);
+  }
+  // LIMIT NULL is no limit; so is a negative one, as in the SQLite store.
+  const limit = query.limit === undefined || query.limit < 0 ? null : Math.floor(query.limit);
+  values.push(limit);
+  const text = `SELECT * FROM events ${where(conditions)} ORDER BY id LIMIT $${values.length}`;
+  const statement = sql(text);
+  return (await rows(db, statement, values)).map(toEvent);
+}
+
+export async function lastEventId(db: Db): Promise<number> {
+  return (await first(db, LAST_EVENT_ID))!.value;
+}

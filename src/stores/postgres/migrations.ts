@@ -1,0 +1,84 @@
+// Versioned schema migrations. Each applied step is a row of `schema_version` in the store's
+// schema, written in the step's own transaction: PostgreSQL DDL is transactional, so a step and
+// its row commit together or not at all. Steps run under an advisory lock on the schema's name
+// and re-check the version, so two servers opening the same new schema cannot both apply one.
+import type pg from "pg";
+import { SCHEMA_V1 } from "./schema-v1.ts";
+
+export interface Migration {
+  /** 1, 2, 3, ... in order; never renumber or edit a released step, add a new one. */
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: "initial schema", sql: SCHEMA_V1 },
+];
+
+const VERSION_TABLE = `CREATE TABLE IF NOT EXISTS schema_version (
+  version integer PRIMARY KEY,
+  name text NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now()
+)`;
+
+/** The schema's applied version, 0 when it has no `schema_version` table (or no schema). */
+export async function schemaVersion(client: pg.ClientBase, schema: string): Promise<number> {
+  const table = await client.query("SELECT to_regclass($1) AS t", [`"${schema}".schema_version`]);
+  if (table.rows[0].t === null) return 0;
+  const { rows } = await client.query(
+    `SELECT COALESCE(MAX(version), 0) AS v FROM "${schema}".schema_version`,
+  );
+  return Number(rows[0].v);
+}
+
+/** Inside a transaction: waits for other migrators, creates the schema if needed, enters it. */
+async function enterSchema(client: pg.ClientBase, schema: string): Promise<void> {
+  await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`yardmaster:${schema}`]);
+  // CREATE SCHEMA IF NOT EXISTS needs the CREATE privilege even when the schema exists.
+  const found = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]);
+  if (found.rowCount === 0) await client.query(`CREATE SCHEMA "${schema}"`);
+  await client.query(`SET LOCAL search_path TO "${schema}"`);
+  await client.query(VERSION_TABLE);
+}
+
+async function applyStep(client: pg.ClientBase, schema: string, step: Migration) {
+  await client.query("BEGIN");
+  try {
+    await enterSchema(client, schema);
+    if ((await schemaVersion(client, schema)) >= step.version) {
+      await client.query("COMMIT");
+      return false;
+    }
+    await client.query(step.sql);
+    await client.query("INSERT INTO schema_version (version, name) VALUES ($1, $2)", [
+      step.version,
+      step.name,
+    ]);
+    await client.query("COMMIT");
+    return true;
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw err;
+  }
+}
+
+/** Applies the steps newer than the schema's version; answers the versions applied. */
+export async function migrate(
+  client: pg.ClientBase,
+  schema: string,
+  steps: readonly Migration[] = MIGRATIONS,
+): Promise<number[]> {
+  steps.forEach((step, i) => {
+    if (step.version !== i + 1) throw new Error(`migration ${step.name} must be version ${i + 1}`);
+  });
+  const current = await schemaVersion(client, schema);
+  if (current > steps.length) {
+    throw new Error(`store schema version ${current} is newer than this build (${steps.length})`);
+  }
+  const applied: number[] = [];
+  for (const step of steps.slice(current)) {
+    if (await applyStep(client, schema, step)) applied.push(step.version);
+  }
+  return applied;
+}

@@ -1,0 +1,105 @@
+// Runs and the dispatch list. `position` is dense 1..n across all runs; every statement that
+// adds, moves or removes a run keeps it so (a move shifts only the runs in between). Changes to
+// the list first take a transaction-level advisory lock, so servers sharing a database change
+// it one at a time and MAX(position) + 1 is read after the previous change committed.
+import type { RunRecord } from "../../engine/domain.ts";
+import type { RunFilter } from "../../engine/store.ts";
+import { type PatchTable, patchQuery } from "./patch.ts";
+import { toRun } from "./rows.ts";
+import { type Db, first, rows, sql, where } from "./sql.ts";
+
+const LOCK_LIST = sql(
+  "SELECT pg_advisory_xact_lock(hashtext('yardmaster:' || current_schema() || ':runs'))",
+);
+const GET_RUN = sql("SELECT * FROM runs WHERE id = $1");
+const LAST_POSITION = sql("SELECT COALESCE(MAX(position), 0) AS n FROM runs");
+const INSERT_RUN = sql(`
+INSERT INTO runs (id, workflow, title, description, status, position, created, updated, started)
+VALUES ($1, $2, $3, $4, $5, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs), $6, $7, $8)
+RETURNING *`);
+
+// Moving from $2 to $3 shifts the runs in between by one towards the gap it leaves.
+const MOVE_RUN = sql(`
+UPDATE runs SET position = CASE
+  WHEN id = $1 THEN $3::integer
+  WHEN $3::integer < $2::integer THEN position + 1
+  ELSE position - 1 END
+WHERE position BETWEEN LEAST($2::integer, $3::integer) AND GREATEST($2::integer, $3::integer)`);
+const CLOSE_GAP = sql("UPDATE runs SET position = position - 1 WHERE position > $1");
+
+// Children first: the foreign keys refuse a run or task that still has rows under it.
+const DELETE_RUN = [
+  "DELETE FROM chunks WHERE task_id IN (SELECT id FROM tasks WHERE run_id = $1)",
+  "DELETE FROM submissions WHERE task_id IN (SELECT id FROM tasks WHERE run_id = $1)",
+  "DELETE FROM requests WHERE run_id = $1",
+  "DELETE FROM arrivals WHERE run_id = $1",
+  "DELETE FROM log WHERE run_id = $1",
+  "DELETE FROM tasks WHERE run_id = $1",
+  "DELETE FROM events WHERE run_id = $1",
+].map(sql);
+const DELETE_RUN_ROW = sql("DELETE FROM runs WHERE id = $1 RETURNING position");
+
+const RUNS: PatchTable = {
+  table: "runs",
+  columns: ["status", "workflow", "title", "description", "created", "updated", "started"],
+  json: [],
+};
+
+export async function getRun(db: Db, id: string): Promise<RunRecord | null> {
+  const row = await first(db, GET_RUN, [id]);
+  return row && toRun(row);
+}
+
+export async function listRuns(db: Db, filter: RunFilter = {}): Promise<RunRecord[]> {
+  const conditions: string[] = [];
+  const values: unknown[] = [];
+  if (filter.status !== undefined) {
+    values.push(filter.status);
+    conditions.push(`status = $${values.length}`);
+  }
+  if (filter.workflow !== undefined) {
+    values.push(filter.workflow);
+    conditions.push(`workflow = $${values.length}`);
+  }
+  const statement = sql(`SELECT * FROM runs ${where(conditions)} ORDER BY position`);
+  return (await rows(db, statement, values)).map(toRun);
+}
+
+/** Serializes changes to the dispatch list among everyone sharing the database. */
+export async function lockList(db: Db): Promise<void> {
+  await db.run(LOCK_LIST);
+}
+
+export async function insertRun(db: Db, run: Omit<RunRecord, "position">): Promise<RunRecord> {
+  const { id, workflow, title, description, status, created, updated, started } = run;
+  const values = [id, workflow, title, description, status, created, updated, started];
+  return toRun((await first(db, INSERT_RUN, values))!);
+}
+
+export async function updateRun(
+  db: Db,
+  id: string,
+  patch: Partial<Omit<RunRecord, "id" | "position">>,
+): Promise<RunRecord> {
+  const { statement, values } = patchQuery(RUNS, id, patch);
+  const row = await first(db, statement, values);
+  if (row === null) throw new Error(`run ${id} not found`);
+  return toRun(row);
+}
+
+export async function moveRun(db: Db, id: string, index: number): Promise<RunRecord> {
+  if (Number.isNaN(index)) throw new RangeError("moveRun: index is NaN");
+  const run = await getRun(db, id);
+  if (run === null) throw new Error(`run ${id} not found`);
+  const n = (await first(db, LAST_POSITION))!.n as number;
+  const dst = Math.min(Math.max(Math.trunc(index), 0), n - 1) + 1;
+  if (dst === run.position) return run;
+  await db.run(MOVE_RUN, [id, run.position, dst]);
+  return { ...run, position: dst };
+}
+
+export async function deleteRun(db: Db, id: string): Promise<void> {
+  for (const statement of DELETE_RUN) await db.run(statement, [id]);
+  const gone = await first(db, DELETE_RUN_ROW, [id]);
+  if (gone !== null) await db.run(CLOSE_GAP, [gone.position]);
+}

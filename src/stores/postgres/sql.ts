@@ -1,0 +1,62 @@
+// The one way this store talks to PostgreSQL: `Db.run(statement, values)`. A `Db` is either the
+// read pool (reads outside transactions) or one transaction's connection (transaction.ts).
+// Statements are named, so each connection parses and plans a statement once; the name comes
+// from a registry keyed by the SQL text, so equal text always shares one name and different text
+// never does.
+import type { TaskStatus } from "../../engine/domain.ts";
+import { TASK_STATUSES } from "../../engine/domain.ts";
+
+export type Row = Record<string, any>;
+
+export interface Statement {
+  readonly name: string;
+  readonly text: string;
+}
+
+export interface Db {
+  run(statement: Statement, values?: readonly unknown[]): Promise<{ rows: Row[]; count: number }>;
+}
+
+const names = new Map<string, string>();
+
+/** The statement for `text`, named on first use. */
+export function sql(text: string): Statement {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `ym_${names.size + 1}`;
+    names.set(text, name);
+  }
+  return { name, text };
+}
+
+/** The rows of a statement. */
+export async function rows(db: Db, statement: Statement, values: readonly unknown[] = []) {
+  return (await db.run(statement, values)).rows;
+}
+
+/** The first row of a statement, or null. */
+export async function first(db: Db, statement: Statement, values: readonly unknown[] = []) {
+  return (await db.run(statement, values)).rows[0] ?? null;
+}
+
+/**
+ * `status IN ('a', 'b')` written into the text (only known statuses ever are), so the planner
+ * can match the partial indexes whose predicates name the same statuses.
+ */
+export function statusIn(statuses: readonly TaskStatus[], column = "status"): string {
+  if (statuses.length === 0) return "FALSE";
+  for (const s of statuses) {
+    if (!TASK_STATUSES.includes(s)) throw new Error(`tasks: unknown status ${String(s)}`);
+  }
+  return `${column} IN (${[...new Set(statuses)].map((s) => `'${s}'`).join(", ")})`;
+}
+
+/** A JSON column's parameter: the text JSON.stringify gives (`null` for undefined). */
+export function json(value: unknown): string {
+  return JSON.stringify(value) ?? "null";
+}
+
+/** `WHERE a AND b` from the conditions given, or nothing. */
+export function where(conditions: readonly string[]): string {
+  return conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
+}

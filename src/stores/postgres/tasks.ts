@@ -1,0 +1,118 @@
+// Tasks (attempts): lookups, inserts and guarded updates. The guard sits in the UPDATE's WHERE
+// clause, so "check then write" is one statement (and takes the row lock that makes it hold):
+// a completion that lost its claim changes nothing and gets null back.
+import type { NewTask, TaskRecord } from "../../engine/domain.ts";
+import type { TaskFilter, TaskGuard } from "../../engine/store.ts";
+import { type Guard, type PatchTable, patchQuery } from "./patch.ts";
+import { toTask } from "./rows.ts";
+import { type Db, first, json, rows, sql, statusIn, where } from "./sql.ts";
+
+const GET_TASK = sql("SELECT * FROM tasks WHERE id = $1");
+const BY_TOKEN_HASH = sql("SELECT * FROM tasks WHERE token_hash = $1 ORDER BY id LIMIT 1");
+// Spelled like the predicate of `tasks_live`, so it is answered from that partial index.
+const HAS_OUTSTANDING = sql(`SELECT EXISTS (
+  SELECT 1 FROM tasks WHERE run_id = $1 AND status IN ('ready', 'in_progress', 'waiting')
+) AS found`);
+
+// Columns left out take their defaults: a new attempt is ready, unclaimed, unfinished.
+const INSERT_TASK = sql(`
+INSERT INTO tasks (run_id, node, attempt, priority, explicit, created, payload_present, payload,
+  branch, lineage)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+RETURNING *`);
+
+const TASKS: PatchTable = {
+  table: "tasks",
+  columns: [
+    "status",
+    "node",
+    "attempt",
+    "priority",
+    "explicit",
+    "created",
+    "started",
+    "finished",
+    "error",
+    "payload_present",
+    "payload",
+    "result",
+    "result_present",
+    "terminal",
+    "branch",
+    "lineage",
+    "stats",
+    "claim",
+    "token_hash",
+    "used_s",
+    "waiting_since",
+  ],
+  json: ["payload", "result", "branch", "lineage", "stats"],
+};
+
+export async function getTask(db: Db, id: number): Promise<TaskRecord | null> {
+  const row = await first(db, GET_TASK, [id]);
+  return row && toTask(row);
+}
+
+export async function findTaskByTokenHash(db: Db, hash: string): Promise<TaskRecord | null> {
+  const row = await first(db, BY_TOKEN_HASH, [hash]);
+  return row && toTask(row);
+}
+
+export async function hasOutstandingTasks(db: Db, runId: string): Promise<boolean> {
+  return (await first(db, HAS_OUTSTANDING, [runId]))!.found;
+}
+
+export async function listTasks(db: Db, filter: TaskFilter): Promise<TaskRecord[]> {
+  const conditions: string[] = [];
+  const values: unknown[] = [];
+  if (filter.run_id !== undefined) {
+    values.push(filter.run_id);
+    conditions.push(`run_id = $${values.length}`);
+  }
+  if (filter.status !== undefined) conditions.push(statusIn(filter.status));
+  if (filter.node !== undefined) {
+    values.push(filter.node);
+    conditions.push(`node = $${values.length}`);
+  }
+  const statement = sql(`SELECT * FROM tasks ${where(conditions)} ORDER BY id`);
+  return (await rows(db, statement, values)).map(toTask);
+}
+
+export async function insertTask(db: Db, task: NewTask): Promise<TaskRecord> {
+  const values = [
+    task.run_id,
+    task.node,
+    task.attempt,
+    task.priority,
+    task.explicit,
+    task.created,
+    task.payload_present,
+    json(task.payload),
+    json(task.branch),
+    json(task.lineage),
+  ];
+  return toTask((await first(db, INSERT_TASK, values))!);
+}
+
+function guardOf(guard: TaskGuard): Guard {
+  let text = "";
+  const values: unknown[] = [];
+  if (guard.status !== undefined) text += ` AND ${statusIn(guard.status)}`;
+  if (guard.claim !== undefined) {
+    values.push(guard.claim);
+    text += ` AND claim = $G${values.length}`;
+  }
+  return { text, values };
+}
+
+export async function updateTask(
+  db: Db,
+  id: number,
+  patch: Partial<Omit<TaskRecord, "id" | "run_id">>,
+  guard: TaskGuard = {},
+): Promise<TaskRecord | null> {
+  const { statement, values } = patchQuery(TASKS, id, patch, guardOf(guard));
+  const row = await first(db, statement, values);
+  return row && toTask(row);
+}

@@ -1,0 +1,126 @@
+// Running one batch of queued `transact` callbacks on the writer connection: one BEGIN ..
+// COMMIT for the batch, each callback in its own SAVEPOINT when there are several (a callback
+// that throws rolls back only its own writes), and no promise settled before the COMMIT (or
+// ROLLBACK) that decided it. A callback starts as soon as its turn comes, without waiting for
+// BEGIN or SAVEPOINT to come back: its first statement waits for them instead (and fails,
+// unsent, if they did), so queued callbacks run back to back with no round trip in between.
+// Also the two `Db`s: the read pool, and a transaction's connection that refuses to run
+// anything once its callback has finished.
+import type pg from "pg";
+import type { QueuedUnit } from "./batch-queue.ts";
+import type { Db, Statement } from "./sql.ts";
+import { PgWriter } from "./writer.ts";
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+export function poolDb(pool: pg.Pool): Db {
+  return {
+    async run(statement: Statement, values: readonly unknown[] = []) {
+      const result = await pool.query({ ...statement, values: [...values] });
+      return { rows: result.rows, count: result.rowCount ?? 0 };
+    },
+  };
+}
+
+/** One callback's view of the transaction's connection. */
+class TxDb implements Db {
+  #live = true;
+  /** The first statement that failed: PostgreSQL aborts the (sub)transaction then. */
+  failed: { error: unknown } | null = null;
+
+  constructor(
+    private readonly client: pg.PoolClient,
+    /** BEGIN and SAVEPOINT, sent but maybe not answered yet. */
+    private readonly ready: Promise<unknown>,
+  ) {}
+
+  end(): void {
+    this.#live = false;
+  }
+
+  async run(statement: Statement, values: readonly unknown[] = []) {
+    if (!this.#live) throw new Error("store: transaction already finished");
+    await this.ready;
+    if (!this.#live) throw new Error("store: transaction already finished");
+    try {
+      const result = await this.client.query({ ...statement, values: [...values] });
+      return { rows: result.rows, count: result.rowCount ?? 0 };
+    } catch (error) {
+      this.failed ??= { error };
+      throw error;
+    }
+  }
+}
+
+/** A promise whose rejection is handled (awaited later), so it is never reported unhandled. */
+function sent(query: Promise<unknown>): Promise<unknown> {
+  query.catch(() => {});
+  return query;
+}
+
+async function runUnit(
+  client: pg.PoolClient,
+  unit: QueuedUnit,
+  shared: boolean,
+  begin: Promise<unknown>,
+) {
+  const ready = sent(Promise.all([begin, shared ? client.query("SAVEPOINT unit") : null]));
+  const db = new TxDb(client, ready);
+  let outcome: Outcome;
+  try {
+    outcome = { ok: true, value: await unit.fn(new PgWriter(db)) };
+  } catch (error) {
+    outcome = { ok: false, error };
+  }
+  db.end();
+  await ready; // BEGIN or SAVEPOINT failed: the whole batch fails
+  // A callback that caught a failed statement and went on cannot commit: PostgreSQL aborted it.
+  if (outcome.ok && db.failed !== null) outcome = { ok: false, error: db.failed.error };
+  if (shared && outcome.ok) await client.query("RELEASE SAVEPOINT unit");
+  if (shared && !outcome.ok) {
+    await client.query("ROLLBACK TO SAVEPOINT unit");
+    await client.query("RELEASE SAVEPOINT unit");
+  }
+  return outcome;
+}
+
+/** BEGIN, every unit, then COMMIT (or ROLLBACK for a lone unit that failed). */
+async function runAll(client: pg.PoolClient, batch: QueuedUnit[], outcomes: Outcome[]) {
+  const shared = batch.length > 1;
+  const begin = sent(client.query("BEGIN"));
+  for (const unit of batch) outcomes.push(await runUnit(client, unit, shared, begin));
+  const end = !shared && !outcomes[0].ok ? "ROLLBACK" : "COMMIT";
+  const done = await client.query(end);
+  // COMMIT of an aborted transaction answers ROLLBACK instead of failing.
+  if (end === "COMMIT" && done.command !== "COMMIT") {
+    throw new Error("store: the transaction was rolled back at commit");
+  }
+}
+
+/** Runs a batch on the writer pool's one connection; settles every unit. */
+export async function runBatch(pool: pg.Pool, batch: QueuedUnit[]): Promise<void> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    for (const unit of batch) unit.reject(error);
+    return;
+  }
+  const outcomes: Outcome[] = [];
+  let failure: { error: unknown } | null = null;
+  try {
+    await runAll(client, batch, outcomes);
+  } catch (error) {
+    // BEGIN, a savepoint or COMMIT failed: nothing of the batch is durable.
+    failure = { error };
+    await client.query("ROLLBACK").catch(() => {});
+  }
+  // A connection whose transaction failed is closed, not reused: its state is unknown.
+  client.release(failure === null ? undefined : new Error("store: batch failed"));
+  batch.forEach((unit, i) => {
+    const outcome: Outcome | undefined = outcomes[i];
+    if (outcome !== undefined && !outcome.ok) unit.reject(outcome.error);
+    else if (failure !== null || outcome === undefined) unit.reject(failure?.error);
+    else unit.resolve(outcome.value);
+  });
+}

@@ -1,0 +1,98 @@
+// StoreWriter handed to one `transact` callback, over that transaction's connection
+// (transaction.ts). Changes to the dispatch list take the list lock first (runs.ts), once per
+// callback: an advisory lock taken inside a savepoint is released when it rolls back.
+import type {
+  ArrivalRecord,
+  EventRecord,
+  LogRecord,
+  NewEvent,
+  NewTask,
+  RegistrationRecord,
+  RequestRecord,
+  RunRecord,
+  StreamChunkRecord,
+  SubmissionRecord,
+  TaskRecord,
+} from "../../engine/domain.ts";
+import type { StoreWriter, TaskGuard } from "../../engine/store.ts";
+import * as arrivals from "./arrivals.ts";
+import * as chunks from "./chunks.ts";
+import { claimTasks } from "./claims.ts";
+import * as events from "./events.ts";
+import { PgReader } from "./reader.ts";
+import * as records from "./records.ts";
+import * as runs from "./runs.ts";
+import * as tasks from "./tasks.ts";
+
+export class PgWriter extends PgReader implements StoreWriter {
+  #listLocked = false;
+
+  async #lockList(): Promise<void> {
+    if (this.#listLocked) return;
+    await runs.lockList(this.db);
+    this.#listLocked = true;
+  }
+
+  async insertRun(run: Omit<RunRecord, "position">): Promise<RunRecord> {
+    await this.#lockList();
+    return runs.insertRun(this.db, run);
+  }
+  updateRun(id: string, patch: Partial<Omit<RunRecord, "id" | "position">>): Promise<RunRecord> {
+    return runs.updateRun(this.db, id, patch);
+  }
+  async moveRun(id: string, index: number): Promise<RunRecord> {
+    await this.#lockList();
+    return runs.moveRun(this.db, id, index);
+  }
+  async deleteRun(id: string): Promise<void> {
+    await this.#lockList();
+    return runs.deleteRun(this.db, id);
+  }
+  insertTask(task: NewTask): Promise<TaskRecord> {
+    return tasks.insertTask(this.db, task);
+  }
+  updateTask(
+    id: number,
+    patch: Partial<Omit<TaskRecord, "id" | "run_id">>,
+    guard?: TaskGuard,
+  ): Promise<TaskRecord | null> {
+    return tasks.updateTask(this.db, id, patch, guard);
+  }
+  claimTasks(workflows: readonly string[], limit: number, now: number): Promise<TaskRecord[]> {
+    return claimTasks(this.db, workflows, limit, now);
+  }
+  appendLog(entry: Omit<LogRecord, "id">): Promise<LogRecord> {
+    return records.appendLog(this.db, entry);
+  }
+  insertRequest(request: Omit<RequestRecord, "id">): Promise<RequestRecord> {
+    return records.insertRequest(this.db, request);
+  }
+  updateRequest(id: number, patch: Partial<Omit<RequestRecord, "id">>): Promise<RequestRecord> {
+    return records.updateRequest(this.db, id, patch);
+  }
+  insertSubmission(submission: Omit<SubmissionRecord, "id">): Promise<SubmissionRecord> {
+    return records.insertSubmission(this.db, submission);
+  }
+  insertArrival(arrival: ArrivalRecord): Promise<void> {
+    return arrivals.insertArrival(this.db, arrival);
+  }
+  setJoinTask(runId: string, join: string, fanout: number, taskId: number): Promise<void> {
+    return arrivals.setJoinTask(this.db, runId, join, fanout, taskId);
+  }
+  appendEvents(list: readonly NewEvent[], now: number): Promise<EventRecord[]> {
+    return events.appendEvents(this.db, list, now);
+  }
+  appendChunks(
+    taskId: number,
+    list: ReadonlyArray<Pick<StreamChunkRecord, "kind" | "text">>,
+    now: number,
+  ): Promise<StreamChunkRecord[]> {
+    return chunks.appendChunks(this.db, taskId, list, now);
+  }
+  putRegistration(reg: Omit<RegistrationRecord, "seq">): Promise<RegistrationRecord> {
+    return arrivals.putRegistration(this.db, reg);
+  }
+  deleteRegistration(workflow: string): Promise<void> {
+    return arrivals.deleteRegistration(this.db, workflow);
+  }
+}
