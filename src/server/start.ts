@@ -1,6 +1,7 @@
 // Wiring one server: store, engine, workflows from the configuration (or the demo), the HTTP
 // app, and a clean stop. `yardmaster serve` and the end-to-end tests both start it this way.
 import { readFileSync } from "node:fs";
+import type { Server } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAgentExtension } from "../agents/index.ts";
@@ -24,6 +25,7 @@ import {
 import { openPostgresStore } from "../stores/postgres/index.ts";
 import { openSqliteStore } from "../stores/sqlite/index.ts";
 
+const CLOSE_GRACE_MS = 2000;
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const VERSION: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
 const DEMO_TARGET = `${join(ROOT, "examples", "demo.ts")}:demo`;
@@ -54,6 +56,20 @@ export function redactStoreUrl(url: string): string {
     return parsed.toString();
   } catch {
     return url.replace(/\/\/([^/@]*):[^/@]*@/, "//$1:***@");
+  }
+}
+
+/**
+ * Waits for the HTTP server to close, but not for ever: a client that keeps a connection open
+ * (a stream it stopped reading, a request it never finishes) would hold the stop indefinitely.
+ * After the grace period the connections still open are cut.
+ */
+async function closeBounded(server: Server, closing: Promise<unknown>): Promise<void> {
+  const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+  try {
+    await closing;
+  } finally {
+    clearTimeout(cut);
   }
 }
 
@@ -187,7 +203,7 @@ export async function startServer(
   const stop = () => {
     stopping ??= (async () => {
       await engine.stop();
-      await app.close();
+      await closeBounded(app.server, app.close());
       await store.close();
     })();
     return stopping;

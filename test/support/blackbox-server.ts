@@ -4,6 +4,7 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { testStoreUrl } from "./test-store.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const BIN = join(ROOT, "bin", "yardmaster.mjs");
@@ -56,7 +57,7 @@ export async function startServer(dir: string, toml: string): Promise<BlackboxSe
     "--port",
     "0",
     "--store",
-    `sqlite:${join(dir, "s.db")}`,
+    testStoreUrl(dir, "s.db"),
   ];
   const child = spawn(process.execPath, args, { cwd: dir, env: cleanEnv() });
   let output = "";

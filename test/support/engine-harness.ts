@@ -1,5 +1,6 @@
-// A real engine on a real SQLite file in a fresh temp directory, with every published event
-// recorded, and bounded waits (every wait fails the test after a deadline instead of hanging).
+// A real engine on a real store (a SQLite file in a fresh temp directory, or see test-store.ts),
+// with every published event recorded, and bounded waits (every wait fails the test after a deadline instead of hanging).
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,12 +8,12 @@ import type { Workflow } from "../../src/authoring/index.ts";
 import type { EventRecord } from "../../src/engine/domain.ts";
 import { Engine } from "../../src/engine/engine.ts";
 import type { Store } from "../../src/engine/store.ts";
+import { openStore } from "../../src/server/start.ts";
 import { EngineOperatorService } from "../../src/service/operator-service.ts";
-import { openSqliteStore } from "../../src/stores/sqlite/index.ts";
+import { testStoreUrl } from "./test-store.ts";
 
 export interface Harness {
   dir: string;
-  file: string;
   store: Store;
   engine: Engine;
   service: EngineOperatorService;
@@ -38,8 +39,7 @@ export interface HarnessOptions {
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "ym-engine-"));
-  const file = join(dir, "store.db");
-  const store = await openSqliteStore(file);
+  const store = await openStore(testStoreUrl(dir));
   const errors: unknown[] = [];
   const engine = new Engine({
     store,
@@ -62,7 +62,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
   const h: Harness = {
     dir,
-    file,
     store,
     engine,
     service,

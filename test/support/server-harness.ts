@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/index.ts";
 import { type RunningServer, startServer } from "../../src/server/start.ts";
+import { testStoreUrl } from "./test-store.ts";
 
 export const FLOWS = join(import.meta.dirname, "..", "fixtures", "e2e", "flows.ts");
 
@@ -51,6 +52,7 @@ export async function startTestServer(
   const configFile = join(dir, "yardmaster.toml");
   writeFileSync(configFile, toml);
   const config = await loadConfig({ file: configFile, cwd: dir });
+  if (process.env.YARDMASTER_TEST_STORE === "postgres") config.server.store = testStoreUrl(dir);
   const server = await startServer(config);
   const call: TestServer["call"] = async (method, path, body, headers = {}) => {
     const init: RequestInit = { method, headers: { ...headers } };
