@@ -182,29 +182,6 @@ describe.skipIf(skipped)(title("postgres store"), () => {
     expect(await a.lastEventId()).toBe(90);
   });
 
-  it("group commit: a failing transaction in a batch rolls back only its own writes", async () => {
-    const store = await openAt(schemaUrl());
-    const outcomes = await Promise.allSettled([
-      store.transact((tx) => tx.insertRun(runInput({ id: "kept-1" }))),
-      store.transact(async (tx) => {
-        await tx.insertRun(runInput({ id: "lost" }));
-        await tx.appendEvents(
-          [{ name: "run.created", run_id: "lost", task_id: null, data: {} }],
-          1,
-        );
-        throw new Error("refused");
-      }),
-      store.transact((tx) => tx.insertRun(runInput({ id: "kept-2" }))),
-    ]);
-    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
-    expect((await store.listRuns()).map((r) => [r.id, r.position])).toEqual([
-      ["kept-1", 1],
-      ["kept-2", 2],
-    ]);
-    expect(await store.listEvents({})).toEqual([]);
-    expect(await store.lastEventId()).toBe(0);
-  });
-
   it("rejects a callback that goes on after a failed statement, and rolls it back", async () => {
     const store = await openAt(schemaUrl());
     const run = await addRun(store);

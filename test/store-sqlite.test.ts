@@ -110,28 +110,6 @@ describe("sqlite store", () => {
     expect({ code, signal }).toEqual({ code: 0, signal: null });
   });
 
-  it("group commit: a failing transaction in a batch rolls back only its own writes", async () => {
-    const store = await openAt(join(freshDir(), "store.db"));
-    const outcomes = await Promise.allSettled([
-      store.transact((tx) => tx.insertRun(runInput({ id: "kept-1" }))),
-      store.transact(async (tx) => {
-        await tx.insertRun(runInput({ id: "lost" }));
-        await tx.appendEvents(
-          [{ name: "run.created", run_id: "lost", task_id: null, data: {} }],
-          1,
-        );
-        throw new Error("refused");
-      }),
-      store.transact((tx) => tx.insertRun(runInput({ id: "kept-2" }))),
-    ]);
-    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
-    expect((await store.listRuns()).map((r) => [r.id, r.position])).toEqual([
-      ["kept-1", 1],
-      ["kept-2", 2],
-    ]);
-    expect(await store.listEvents({})).toEqual([]);
-  });
-
   it("honours synchronous FULL", async () => {
     const store = await openAt(join(freshDir(), "store.db"), { synchronous: "FULL" });
     expect(store.pragma("synchronous")).toBe(2);

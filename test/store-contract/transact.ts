@@ -79,6 +79,30 @@ export function transactContract(h: Harness): void {
       expect(trace).toEqual(["first:start", "first:end", "second:start"]);
     });
 
+    it("rolls back only its own writes when one transaction of a batch fails", async () => {
+      // Stores may commit transactions asked for together in one batch (group commit): a
+      // failing one must still take back only what it wrote, its events and their ids included.
+      const outcomes = await Promise.allSettled([
+        h.store.transact((tx) => tx.insertRun(runInput({ id: "kept-1" }))),
+        h.store.transact(async (tx) => {
+          await tx.insertRun(runInput({ id: "lost" }));
+          await tx.appendEvents(
+            [{ name: "run.created", run_id: "lost", task_id: null, data: {} }],
+            1,
+          );
+          throw new Error("refused");
+        }),
+        h.store.transact((tx) => tx.insertRun(runInput({ id: "kept-2" }))),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+      expect((await h.store.listRuns()).map((r) => [r.id, r.position])).toEqual([
+        ["kept-1", 1],
+        ["kept-2", 2],
+      ]);
+      expect(await h.store.listEvents({})).toEqual([]);
+      expect(await h.store.lastEventId()).toBe(0);
+    });
+
     it("keeps going after a failed transaction", async () => {
       const failed = h.store.transact(async () => {
         throw new Error("first fails");

@@ -52,7 +52,11 @@ export async function startTestServer(
   const configFile = join(dir, "yardmaster.toml");
   writeFileSync(configFile, toml);
   const config = await loadConfig({ file: configFile, cwd: dir });
-  if (process.env.YARDMASTER_TEST_STORE === "postgres") config.server.store = testStoreUrl(dir);
+  // A test that names its store keeps it; the others follow YARDMASTER_TEST_STORE.
+  const named = /^\s*store\s*=/m.test(toml);
+  if (!named && process.env.YARDMASTER_TEST_STORE === "postgres") {
+    config.server.store = testStoreUrl(dir);
+  }
   const server = await startServer(config);
   const call: TestServer["call"] = async (method, path, body, headers = {}) => {
     const init: RequestInit = { method, headers: { ...headers } };
