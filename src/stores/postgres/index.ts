@@ -22,7 +22,7 @@
 // is NOT done for several servers is listed in docs/architecture.md.
 import type pg from "pg";
 import type { Store, StoreWriter } from "../../engine/store.ts";
-import { BatchQueue } from "./batch-queue.ts";
+import { TransactionQueue } from "../transaction-queue.ts";
 import {
   describeFailure,
   openPools,
@@ -38,13 +38,16 @@ import { poolDb, runBatch } from "./transaction.ts";
 export type { PostgresOptions } from "./connection.ts";
 export { MIGRATIONS, type Migration, migrate, schemaVersion } from "./migrations.ts";
 
+/** Enough to share one commit among a burst; small enough to bound one batch's latency. */
+const POSTGRES_MAX_BATCH = 64;
+
 export class PostgresStore extends PgReader implements Store {
   /** The PostgreSQL schema holding the tables (`?schema=` of the URL, else `public`). */
   readonly schema: string;
   /** `user@host:port/database`: the store's address without the password. */
   readonly label: string;
   readonly #pools: Pools;
-  readonly #queue: BatchQueue;
+  readonly #queue: TransactionQueue;
   #closed = false;
 
   constructor(target: Target, pools: Pools) {
@@ -52,7 +55,10 @@ export class PostgresStore extends PgReader implements Store {
     this.schema = target.schema;
     this.label = target.label;
     this.#pools = pools;
-    this.#queue = new BatchQueue((batch) => runBatch(pools.writer, batch));
+    this.#queue = new TransactionQueue(
+      (batch) => runBatch(pools.writer, batch),
+      POSTGRES_MAX_BATCH,
+    );
   }
 
   transact<T>(fn: (tx: StoreWriter) => Promise<T>): Promise<T> {

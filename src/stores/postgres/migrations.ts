@@ -3,14 +3,10 @@
 // its row commit together or not at all. Steps run under an advisory lock on the schema's name
 // and re-check the version, so two servers opening the same new schema cannot both apply one.
 import type pg from "pg";
+import type { Migration } from "../migration.ts";
 import { SCHEMA_V1 } from "./schema-v1.ts";
 
-export interface Migration {
-  /** 1, 2, 3, ... in order; never renumber or edit a released step, add a new one. */
-  version: number;
-  name: string;
-  sql: string;
-}
+export type { Migration };
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "initial schema", sql: SCHEMA_V1 },

@@ -7,7 +7,7 @@
 // Also the two `Db`s: the read pool, and a transaction's connection that refuses to run
 // anything once its callback has finished.
 import type pg from "pg";
-import type { QueuedUnit } from "./batch-queue.ts";
+import type { QueuedTransaction as QueuedUnit } from "../transaction-queue.ts";
 import type { Db, Statement } from "./sql.ts";
 import { PgWriter } from "./writer.ts";
 

@@ -16,14 +16,17 @@
 // transaction's uncommitted writes; use `:memory:` for throwaway tools and tests only.
 import type Database from "better-sqlite3";
 import type { Store, StoreWriter } from "../../engine/store.ts";
+import { type QueuedTransaction, TransactionQueue } from "../transaction-queue.ts";
 import type { CheckpointReport } from "./checkpointer.ts";
 import { type Connections, MEMORY, openConnections, type SqliteOptions } from "./connection.ts";
 import { prepareReads, type ReadQueries, SqliteReader } from "./reader.ts";
-import { type QueuedTransaction, TransactionQueue } from "./transaction-queue.ts";
 import { prepareWrites, SqliteWriter, type WriteQueries } from "./writer.ts";
 
 export type { SqliteOptions } from "./connection.ts";
 export { MIGRATIONS, type Migration, migrate, schemaVersion } from "./migrations.ts";
+
+/** Large enough to amortize a commit, small enough to bound one batch's latency. */
+const SQLITE_MAX_BATCH = 256;
 
 export class SqliteStore extends SqliteReader implements Store {
   readonly path: string;
@@ -53,7 +56,7 @@ export class SqliteStore extends SqliteReader implements Store {
     this.#savepoint = writer.prepare("SAVEPOINT unit");
     this.#release = writer.prepare("RELEASE unit");
     this.#rollbackTo = writer.prepare("ROLLBACK TO unit");
-    this.#queue = new TransactionQueue((batch) => this.#runBatch(batch));
+    this.#queue = new TransactionQueue((batch) => this.#runBatch(batch), SQLITE_MAX_BATCH);
   }
 
   transact<T>(fn: (tx: StoreWriter) => Promise<T>): Promise<T> {

@@ -3,15 +3,11 @@
 // under BEGIN IMMEDIATE and re-check the version, so two processes opening the same new file
 // cannot both apply a step.
 import type Database from "better-sqlite3";
+import type { Migration } from "../migration.ts";
 import { SCHEMA_V1 } from "./schema-v1.ts";
 import { SCHEMA_V2 } from "./schema-v2.ts";
 
-export interface Migration {
-  /** 1, 2, 3, ... in order; never renumber or edit a released step, add a new one. */
-  version: number;
-  name: string;
-  sql: string;
-}
+export type { Migration };
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "initial schema", sql: SCHEMA_V1 },
