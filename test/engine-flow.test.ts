@@ -209,6 +209,38 @@ describe("fan-out and join", () => {
     });
   });
 
+  it("a join outside any fan-out runs once per arrival, its events naming the arriving task", async () => {
+    h = await startHarness();
+    const wf = workflow("loopjoin");
+    wf.node({ start: true }, async function a({ g }: any) {
+      return g(1);
+    });
+    wf.node({ join: true }, async function g({ again, done }: any, xs: Arrival<number>[]) {
+      const n = xs[0].value;
+      return n < 3 ? again(n) : done(n);
+    });
+    wf.node(async function again({ g }: any, n: number) {
+      return g(n + 1);
+    });
+    wf.node(async function done({}: any, n: number) {
+      return n;
+    });
+    h.register(wf);
+    const { run_id } = await h.service.submitRun("loopjoin", { title: "t" });
+    const completed = await h.waitEvent("run.completed", finished(run_id));
+    expect(completed.data.output).toBe(3);
+    const arrivals = h.named("join.arrived", run_id);
+    const joins = h.named("task.enqueued", run_id).filter((e) => e.data.reason === "join");
+    expect(arrivals).toHaveLength(3);
+    expect(joins).toHaveLength(3);
+    for (const [i, e] of arrivals.entries()) {
+      // The implicit one-branch frame is opened by the task that arrived.
+      expect(e.data).toMatchObject({ join: "g", fanout_task: e.task_id, index: 0, count: 1 });
+      expect(e.data).toMatchObject({ arrived: 1, late: false });
+      expect(joins[i].data).toMatchObject({ from_task: e.task_id, arrivals: [e.task_id] });
+    }
+  });
+
   it("an empty list ends the branch without output", async () => {
     h = await startHarness();
     const wf = workflow("empty");

@@ -6,7 +6,9 @@
 // task is enqueued once, in the same transaction, with the arrivals in branch order as its
 // payload and the frame popped from its branch stack. A second arrival of an index already
 // arrived, or any arrival after the join was enqueued, is recorded as `late` and enqueues nothing.
-// A join reached outside any fan-out closes an implicit single-branch frame (fanout 0, count 1).
+// A join reached outside any fan-out closes an implicit single-branch frame (count 1) opened by
+// the arriving task itself: its events name a real task, and each such arrival runs the join
+// again (a loop through it), instead of the second being taken for a late duplicate.
 import type { Routing } from "../authoring/index.ts";
 import type { BranchFrame, Json, Lineage, RunRecord, TaskRecord } from "./domain.ts";
 import type { Registry } from "./registry.ts";
@@ -111,7 +113,7 @@ async function arrive(
   branch: BranchFrame[],
   value: Json,
 ): Promise<boolean> {
-  const frame = branch.at(-1) ?? { count: 1, fanout: 0, index: 0, key: null };
+  const frame = branch.at(-1) ?? { count: 1, fanout: from.id, index: 0, key: null };
   // Counted, not listed: every branch arrives, so listing would read O(branches²) rows a run.
   const earlier = await work.tx.tallyArrivals(run.id, join, frame.fanout, frame.index);
   const late = earlier.indexArrived || earlier.joined;
@@ -171,6 +173,7 @@ export async function enqueueJoin(
     lineage: {
       reason,
       parent,
+      // 0: a join task enqueued before implicit frames were keyed by their arriving task.
       from_task: fanout === 0 ? null : fanout,
       arrivals: arrivals.map((a) => a.task_id),
     },
