@@ -1,5 +1,4 @@
 // Operator use cases on runs: submit, edit, delete, cancel, pause, resume, reorder, log.
-import { monotonicFactory } from "ulid";
 import type { EngineCore } from "../../engine/core.ts";
 import { OUTSTANDING, TERMINAL_RUN_STATUSES } from "../../engine/domain.ts";
 import { enqueueTask } from "../../engine/enqueue.ts";
@@ -7,9 +6,8 @@ import type { RegisteredWorkflow } from "../../engine/registry.ts";
 import type { SlotReservation } from "../../engine/slot-claims.ts";
 import { appendLog } from "../../engine/work-log.ts";
 import { conflict, ServiceError } from "../errors.ts";
+import { newRunId } from "./run-ids.ts";
 import { cancelAttempt, requireRun } from "./shared.ts";
-
-const ulid = monotonicFactory();
 
 export async function submitRun(
   core: EngineCore,
@@ -43,7 +41,7 @@ async function insertSubmitted(
   const workflow = reg.name;
   return core.uow.run(async (work) => {
     const run = await work.tx.insertRun({
-      id: ulid(work.now),
+      id: newRunId(work.now),
       workflow,
       title,
       description,
