@@ -12,6 +12,7 @@ import {
   openPostgresStore,
   type PostgresStore,
 } from "../src/stores/postgres/index.ts";
+import { SchemaInUseError } from "../src/stores/postgres/serving-lock.ts";
 import { addRun, addTask, gate, runInput, taskInput } from "./store-contract/fixtures.ts";
 import { storeContract } from "./store-contract.ts";
 import { dropSchemas, freshSchema, postgres, withAdmin, withSchema } from "./support/postgres.ts";
@@ -180,6 +181,22 @@ describe.skipIf(skipped)(title("postgres store"), () => {
     const ids = (await b.listEvents({})).map((e) => e.id);
     expect(ids).toEqual(Array.from({ length: 90 }, (_, i) => i + 1));
     expect(await a.lastEventId()).toBe(90);
+  });
+
+  it("an exclusive store refuses a second exclusive open of its schema until it is closed", async () => {
+    const url = schemaUrl("serving");
+    const first = await openPostgresStore(url, { exclusive: true });
+    const refused = await openPostgresStore(url, { exclusive: true }).catch((e: Error) => e);
+    expect(refused).toBeInstanceOf(SchemaInUseError);
+    expect((refused as Error).message).toContain(`schema "${first.schema}"`);
+    expect((refused as Error).message).toContain("in use by another Yardmaster server");
+    // Another schema of the same database is free; so is a store that shares on purpose.
+    await (await openPostgresStore(schemaUrl("serving"), { exclusive: true })).close();
+    await (await openPostgresStore(url)).close();
+    await first.close();
+    const again = await openAt(url);
+    await (await openPostgresStore(url, { exclusive: true })).close();
+    expect(await again.listRuns()).toEqual([]);
   });
 
   it("rejects a callback that goes on after a failed statement, and rolls it back", async () => {

@@ -17,6 +17,7 @@ import {
   type SqliteStore,
   schemaVersion,
 } from "../src/stores/sqlite/index.ts";
+import { StoreInUseError } from "../src/stores/sqlite/serving-lock.ts";
 import { runInput, taskInput } from "./store-contract/fixtures.ts";
 import { storeContract } from "./store-contract.ts";
 
@@ -108,6 +109,19 @@ describe("sqlite store", () => {
     clearTimeout(killer);
     expect(out).toBe("wrote\n");
     expect({ code, signal }).toEqual({ code: 0, signal: null });
+  });
+
+  it("an exclusive store refuses a second exclusive open of its file until it is closed", async () => {
+    const path = join(freshDir(), "store.db");
+    const first = await openSqliteStore(path, { exclusive: true });
+    const refused = await openSqliteStore(path, { exclusive: true }).catch((e: Error) => e);
+    expect(refused).toBeInstanceOf(StoreInUseError);
+    expect((refused as Error).message).toContain(`${path} is in use by another Yardmaster server`);
+    // A store opened without the option (a test sharing the file on purpose) is not refused.
+    await (await openSqliteStore(path)).close();
+    await first.close();
+    const again = await openAt(path, { exclusive: true });
+    expect(await again.listRuns()).toEqual([]);
   });
 
   it("honours synchronous FULL", async () => {

@@ -38,9 +38,16 @@ export interface RunningServer {
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//;
 
-export async function openStore(url: string): Promise<Store> {
-  if (url.startsWith("sqlite:")) return openSqliteStore(url.slice("sqlite:".length));
-  if (POSTGRES_URL.test(url)) return openPostgresStore(url);
+/**
+ * Opens the store a URL names. `exclusive`: as the one server using it, refusing one another
+ * server holds (a server opens its store so: several servers on one store are not supported).
+ */
+export async function openStore(
+  url: string,
+  options: { exclusive?: boolean } = {},
+): Promise<Store> {
+  if (url.startsWith("sqlite:")) return openSqliteStore(url.slice("sqlite:".length), options);
+  if (POSTGRES_URL.test(url)) return openPostgresStore(url, options);
   throw new Error(
     `store ${JSON.stringify(redactStoreUrl(url))} is not supported: use sqlite:<path> or postgres://user:pass@host:5432/db`,
   );
@@ -76,7 +83,7 @@ async function closeBounded(server: Server, closing: Promise<unknown>): Promise<
 /** The configured store; one that cannot be opened is a configuration problem of `server.store`. */
 async function openConfiguredStore(config: ServerConfig): Promise<Store> {
   try {
-    return await openStore(config.server.store);
+    return await openStore(config.server.store, { exclusive: true });
   } catch (err) {
     const shown = config.file === null ? null : displayName(config.file);
     const store = redactStoreUrl(config.server.store);

@@ -8,7 +8,15 @@ export interface PostgresOptions {
   readConnections?: number;
   /** How long connecting may take before it fails, in ms (default 10000). */
   connectTimeoutMs?: number;
+  /**
+   * Serve from this schema alone: refuse it while another store holds it exclusively, and hold
+   * it so until closed (serving-lock.ts). What `yardmaster serve` opens; stores sharing a
+   * schema on purpose (the tests of concurrent claims) leave it off.
+   */
+  exclusive?: boolean;
 }
+
+export const CONNECT_TIMEOUT_MS = 10_000;
 
 export interface Target {
   /** The URL handed to pg: without `schema`, with `-c search_path=<schema>` in `options`. */
@@ -89,7 +97,7 @@ const TYPES = {
 export function openPools(target: Target, options: PostgresOptions = {}): Pools {
   const base = {
     connectionString: target.connectionString,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
     application_name: "yardmaster",
     types: TYPES,
   };

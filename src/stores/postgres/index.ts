@@ -24,6 +24,7 @@ import type pg from "pg";
 import type { Store, StoreWriter } from "../../engine/store.ts";
 import { TransactionQueue } from "../transaction-queue.ts";
 import {
+  CONNECT_TIMEOUT_MS,
   describeFailure,
   openPools,
   type Pools,
@@ -33,6 +34,7 @@ import {
 } from "./connection.ts";
 import { migrate, schemaVersion } from "./migrations.ts";
 import { PgReader } from "./reader.ts";
+import { holdServingLock, SchemaInUseError } from "./serving-lock.ts";
 import { poolDb, runBatch } from "./transaction.ts";
 
 export type { PostgresOptions } from "./connection.ts";
@@ -48,13 +50,15 @@ export class PostgresStore extends PgReader implements Store {
   readonly label: string;
   readonly #pools: Pools;
   readonly #queue: TransactionQueue;
+  readonly #servingLock: pg.Client | null;
   #closed = false;
 
-  constructor(target: Target, pools: Pools) {
+  constructor(target: Target, pools: Pools, servingLock: pg.Client | null = null) {
     super(poolDb(pools.reader));
     this.schema = target.schema;
     this.label = target.label;
     this.#pools = pools;
+    this.#servingLock = servingLock;
     this.#queue = new TransactionQueue(
       (batch) => runBatch(pools.writer, batch),
       POSTGRES_MAX_BATCH,
@@ -82,6 +86,7 @@ export class PostgresStore extends PgReader implements Store {
     this.#closed = true;
     await this.#queue.idle();
     await Promise.all([this.#pools.writer.end(), this.#pools.reader.end()]);
+    await this.#servingLock?.end();
   }
 }
 
@@ -114,12 +119,23 @@ export async function openPostgresStore(
   options?: PostgresOptions,
 ): Promise<PostgresStore> {
   const target = parseTarget(url);
+  // Taken first: a second server must not even migrate a schema another one serves from.
+  const servingLock = options?.exclusive ? await lockSchema(target, options) : null;
   const pools = openPools(target, options);
   try {
     await prepare(target, pools);
   } catch (err) {
-    await Promise.all([pools.writer.end(), pools.reader.end()]).catch(() => {});
+    await Promise.all([pools.writer.end(), pools.reader.end(), servingLock?.end()]).catch(() => {});
     throw err;
   }
-  return new PostgresStore(target, pools);
+  return new PostgresStore(target, pools, servingLock);
+}
+
+async function lockSchema(target: Target, options: PostgresOptions): Promise<pg.Client> {
+  try {
+    return await holdServingLock(target, options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
+  } catch (err) {
+    if (err instanceof SchemaInUseError) throw err;
+    throw describeFailure(target, "connect to", err);
+  }
 }

@@ -6,12 +6,19 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { Checkpointer } from "./checkpointer.ts";
 import { migrate } from "./migrations.ts";
+import { holdServingLock } from "./serving-lock.ts";
 
 export interface SqliteOptions {
   /** NORMAL (default) may lose the last commits on power loss but never corrupts; FULL syncs each commit. */
   synchronous?: "NORMAL" | "FULL";
   /** How long a connection waits for another process's lock before failing (default 5000). */
   busyTimeoutMs?: number;
+  /**
+   * Serve from this file alone: refuse to open while another store holds it exclusively, and
+   * hold it so until closed (serving-lock.ts). What `yardmaster serve` opens; tests that open
+   * one file twice on purpose leave it off. Ignored for `:memory:`.
+   */
+  exclusive?: boolean;
 }
 
 export interface Connections {
@@ -20,6 +27,8 @@ export interface Connections {
   reader: Database.Database;
   /** WAL checkpoints on a worker thread (checkpointer.ts); none for `:memory:`. */
   checkpointer: Checkpointer | null;
+  /** The serving lock of an `exclusive` store, released last on close. */
+  servingLock: Database.Database | null;
 }
 
 export const MEMORY = ":memory:";
@@ -37,9 +46,20 @@ const NEW_FILE_PAGE_BYTES = 2048;
 const WRITER_CACHE_KIB = -65536;
 
 export function openConnections(path: string, options: SqliteOptions = {}): Connections {
+  if (path !== MEMORY) mkdirSync(dirname(path), { recursive: true });
+  // Taken first: a second server must not even migrate a file another one serves from.
+  const servingLock = options.exclusive && path !== MEMORY ? holdServingLock(path) : null;
+  try {
+    return { ...openDatabases(path, options), servingLock };
+  } catch (err) {
+    servingLock?.close();
+    throw err;
+  }
+}
+
+function openDatabases(path: string, options: SqliteOptions): Omit<Connections, "servingLock"> {
   const busy = options.busyTimeoutMs ?? 5000;
   const synchronous = options.synchronous === "FULL" ? "FULL" : "NORMAL";
-  if (path !== MEMORY) mkdirSync(dirname(path), { recursive: true });
   const writer = new Database(path, { timeout: busy });
   try {
     writer.pragma(`page_size = ${NEW_FILE_PAGE_BYTES}`);

@@ -123,12 +123,13 @@ export class SqliteStore extends SqliteReader implements Store {
     if (this.#closed) return;
     this.#closed = true;
     await this.#queue.idle();
-    const { reader, writer, checkpointer } = this.#connections;
+    const { reader, writer, checkpointer, servingLock } = this.#connections;
     // The worker's connection closes first, so the writer is the last one and removes the WAL.
     await checkpointer?.stop();
     if (reader !== writer) reader.close();
     writer.pragma("optimize");
     writer.close();
+    servingLock?.close();
   }
 }
 
