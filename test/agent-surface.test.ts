@@ -146,6 +146,30 @@ describe("agent endpoints", () => {
   });
 });
 
+describe("answer poll wait", () => {
+  it("reads wait as any JSON-style number (exponent, leading dot, sign) and clamps it", async () => {
+    const { task, token } = await liveTask();
+    sessions.open(task.id, "http", null);
+    const asked = await call("POST", `/api/agent/tasks/${task.id}/ask`, token, { prompt: "ok?" });
+    const poll = (wait: string) =>
+      call(
+        "GET",
+        `/api/agent/tasks/${task.id}/requests/${asked.body.request_id}?wait=${wait}`,
+        token,
+      );
+    for (const wait of ["1e-2", ".01", "+0", "-1E3", "0.0"]) {
+      const res = await poll(wait);
+      expect([wait, res.status, res.body.answered]).toEqual([wait, 200, false]);
+    }
+    // clamped to 120 s, not refused: the poll still ends as soon as the answer is recorded
+    const polling = poll("1e9");
+    await new Promise((r) => setTimeout(r, 30));
+    await h.service.answerRequest(asked.body.request_id, { value: "yes" });
+    expect((await polling).body).toMatchObject({ answered: true, answer: "yes" });
+    expect((await poll("ten")).status).toBe(422);
+  });
+});
+
 describe("MCP server", () => {
   it("offers the task's tools bound to its token", async () => {
     const { task, token, runId } = await liveTask("mcp");

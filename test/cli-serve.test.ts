@@ -75,3 +75,43 @@ describe("yardmaster serve", () => {
     expect(await exitCode(child!)).toBe(0);
   });
 });
+
+describe("yardmaster serve with an attempt in flight", () => {
+  it("exits on SIGTERM even when a body ignores its abort signal", async () => {
+    // A body that never looks at ctx.signal keeps a 60 s timer: the stop must not wait for it.
+    await writeFile(
+      join(dir, "slow.ts"),
+      [
+        'import { workflow } from "yardmaster";',
+        'export const slow = workflow("slow");',
+        "slow.node({ start: true }, async function nap() {",
+        "  await new Promise((r) => setTimeout(r, 60_000));",
+        "});",
+      ].join("\n"),
+    );
+    await writeFile(
+      join(dir, "yardmaster.toml"),
+      '[pools.default]\ncapacity = 1\n[workflows.slow]\ntarget = "slow.ts:slow"\n',
+    );
+    const line = await serve(["--port", "0", "--store", "sqlite:state.db"]);
+    const url = line.replace("Yardmaster listening on ", "");
+    const created = await fetch(`${url}/api/workflows/slow/runs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ title: "nap" }),
+    });
+    const { run_id } = (await created.json()) as { run_id: string };
+    await expect
+      .poll(async () => {
+        const run = (await (await fetch(`${url}/api/runs/${run_id}`)).json()) as {
+          current_nodes?: string[];
+        };
+        return run.current_nodes;
+      })
+      .toEqual(["nap"]);
+    const started = Date.now();
+    child!.kill("SIGTERM");
+    expect(await exitCode(child!)).toBe(0);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  }, 30_000);
+});

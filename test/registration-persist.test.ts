@@ -105,6 +105,29 @@ describe("persist on a server with a configuration file", () => {
   });
 });
 
+describe("persist in a folder whose path is not ASCII", () => {
+  it("answers normally; the header carries the path percent-encoded as UTF-8", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "ym-persist-日本-ü%-"));
+    const t = await startTestServer(TOML, dir);
+    try {
+      writeWorkflow(dir, "flows/kept.ts", simple("kept", "k"));
+      const r = await t.call("POST", "/api/workflows", {
+        target: "flows/kept.ts:kept",
+        persist: true,
+      });
+      expect(r.status).toBe(201);
+      const header = r.headers.get("x-service-persisted")!;
+      expect(header).toMatch(/^[\x20-\x7e]+$/);
+      expect(decodeURIComponent(header)).toBe(t.configFile);
+      const removed = await t.call("DELETE", "/api/workflows/kept?persist=true");
+      expect(removed.status).toBe(200);
+      expect(decodeURIComponent(removed.headers.get("x-service-persisted")!)).toBe(t.configFile);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe("persist on a server started without a configuration file", () => {
   it("writes yardmaster.toml in the working folder, which the next start reads", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "ym-nofile-"));

@@ -28,8 +28,21 @@ function registrarOf(registrar: WorkflowRegistrar | undefined): WorkflowRegistra
   );
 }
 
+/**
+ * A header value carries only visible ASCII: Node refuses anything above U+00FF (the answer
+ * became a broken 500 after the row was already written) and sends U+0080..U+00FF as latin-1.
+ * A path outside ASCII is sent percent-encoded as UTF-8 (`%` too, so `decodeURIComponent`
+ * gives the path back); an ASCII path is sent as it is.
+ */
+export function persistedHeaderValue(file: string): string {
+  if (/^[\x20-\x7e]*$/.test(file)) return file;
+  return file.replace(/[^\x20-\x24\x26-\x7e]/gu, (c) => encodeURIComponent(c));
+}
+
 function withPersisted<T>(reply: FastifyReply, result: Registered<T>): T {
-  if (result.persisted !== null) reply.header(PERSISTED_HEADER, result.persisted);
+  if (result.persisted !== null) {
+    reply.header(PERSISTED_HEADER, persistedHeaderValue(result.persisted));
+  }
   return result.value;
 }
 

@@ -48,12 +48,15 @@ export const jsonObject = () => z.record(z.string(), z.unknown());
 export const intString = (inner: z.ZodInt = z.int()) =>
   z.preprocess((v) => (typeof v === "string" && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v), inner);
 
-/** A number carried in a query string (decimal notation only). */
+/**
+ * A float literal as a client's language prints one: `5`, `0.5`, `.5`, `+1`, `1e-05`, `1E3`
+ * (Python's `str(float)` and JSON both use exponents). Hex, "", "inf" and "NaN" stay refused.
+ */
+const FLOAT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/** A number carried in a query string; a finite value, so a caller may clamp it. */
 export const numberString = () =>
-  z.preprocess(
-    (v) => (typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
-    z.number(),
-  );
+  z.preprocess((v) => (typeof v === "string" && FLOAT.test(v) ? Number(v) : v), z.number());
 
 const TRUE = new Set(["true", "1", "yes", "on"]);
 const FALSE = new Set(["false", "0", "no", "off"]);
