@@ -173,3 +173,29 @@ describe("dispatch", () => {
     expect((await h.service.getRun(run_id)).status).toBe("queued");
   });
 });
+
+describe("a run that never stops looping", () => {
+  it("leaves the event loop free, so timers fire and an operator can cancel it", async () => {
+    h = await startHarness();
+    let laps = 0;
+    const CAP = 3000;
+    const wf = workflow("spin");
+    wf.node({ start: true }, async function ping({ pong }: any) {
+      laps += 1;
+      return pong;
+    });
+    // Loops back until CAP, so that a starved event loop fails the test rather than hanging it.
+    wf.node(async function pong({ ping, stop }: any) {
+      return laps < CAP ? ping : stop;
+    });
+    wf.node(async function stop() {});
+    h.register(wf);
+    const { run_id } = await h.service.submitRun("spin", { title: "t" });
+    await new Promise((r) => setTimeout(r, 20));
+    // The timer fired while the run was still looping, not once it had ended.
+    expect(laps).toBeGreaterThan(0);
+    expect(laps).toBeLessThan(CAP);
+    await h.service.cancelRun(run_id);
+    expect((await h.service.getRun(run_id)).status).toBe("cancelled");
+  });
+});

@@ -33,7 +33,10 @@ function partialJoin(arrivals: ArrivalRecord[]): ArrivalRecord[] | null {
   const groups = new Map<string, ArrivalRecord[]>();
   for (const a of arrivals) {
     const key = `${a.join}\u0000${a.fanout}`;
-    groups.set(key, [...(groups.get(key) ?? []), a]);
+    // Pushed, not copied: a wide fan-out has thousands of arrivals at one join.
+    const group = groups.get(key);
+    if (group) group.push(a);
+    else groups.set(key, [a]);
   }
   for (const group of groups.values()) {
     if (group.every((a) => a.join_task === null) && group.length < group[0].count) return group;

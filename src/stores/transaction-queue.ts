@@ -39,6 +39,11 @@ export class TransactionQueue {
       await this.runBatch(batch).catch((err) => {
         for (const item of batch) item.reject(err);
       });
+      // A synchronous store (SQLite) settles a batch in microtasks, and the attempts it starts
+      // queue their outcomes before it ends: without a turn of the event loop between batches,
+      // a run that keeps looping (or any steady stream of quick attempts) starves every socket,
+      // timer and signal handler, so nobody could even cancel it.
+      if (this.#pending.length) await new Promise((r) => setImmediate(r));
     }
     this.#running = null;
   }

@@ -97,13 +97,15 @@ export async function retryTask(core: EngineCore, taskId: number): Promise<numbe
     const run = await reopenRun(work, await requireRun(work.tx, task.run_id));
     // Attempts count per branch, as automatic retries do: a sibling branch's retries of the
     // same node must not raise this one's number.
-    const attempts = (await work.tx.listTasks({ run_id: run.id, node: task.node }))
-      .filter((t) => sameBranch(t.branch, task.branch))
-      .map((t) => t.attempt);
+    // A loop, not Math.max(...): a node that loops back has more attempts than a call takes.
+    let last = task.attempt;
+    for (const t of await work.tx.listTasks({ run_id: run.id, node: task.node })) {
+      if (t.attempt > last && sameBranch(t.branch, task.branch)) last = t.attempt;
+    }
     const retry = await enqueueTask(work, core.registry, {
       run,
       node: task.node,
-      attempt: Math.max(task.attempt, ...attempts) + 1,
+      attempt: last + 1,
       payload_present: task.payload_present,
       payload: task.payload,
       branch: task.branch,

@@ -19,6 +19,12 @@ function nodeState(tasks: TaskRecord[]): GraphNode["state"] {
   return "idle";
 }
 
+function maxOf(values: number[]): number {
+  let max = -Infinity;
+  for (const v of values) if (v > max) max = v;
+  return max;
+}
+
 function branchesOf(tasks: TaskRecord[]): GraphBranch[] {
   const groups = new Map<string, GraphBranch>();
   for (const t of tasks) {
@@ -34,7 +40,7 @@ function branchesOf(tasks: TaskRecord[]): GraphBranch[] {
 function openArrivals(join: string, arrivals: ArrivalRecord[]): GraphNode["arrivals"] {
   const open = arrivals.filter((a) => a.join === join && a.join_task === null);
   if (!open.length) return null;
-  const innermost = Math.max(...open.map((a) => a.fanout));
+  const innermost = maxOf(open.map((a) => a.fanout));
   const frame = open.filter((a) => a.fanout === innermost);
   return { arrived: frame.length, count: frame[0].count };
 }
@@ -55,8 +61,15 @@ export function runGraph(
   arrivals: ArrivalRecord[],
   joined: JoinArrival[],
 ): GraphOut {
+  // Grouped by pushing, and maxima by a loop: a long-lived run (a node looping back) has tens of
+  // thousands of attempts of one node, so copying the group per task, or spreading it into
+  // Math.max (which throws past the engine's argument limit), blocked the server for seconds.
   const byNode = new Map<string, TaskRecord[]>();
-  for (const t of tasks) byNode.set(t.node, [...(byNode.get(t.node) ?? []), t]);
+  for (const t of tasks) {
+    const group = byNode.get(t.node);
+    if (group) group.push(t);
+    else byNode.set(t.node, [t]);
+  }
   const nodes: GraphNode[] = [...graph.nodes.values()].map((n) => {
     const own = byNode.get(n.name) ?? [];
     return {
@@ -70,7 +83,7 @@ export function runGraph(
       attempts: own.length,
       arrivals: n.join ? openArrivals(n.name, arrivals) : null,
       branches: branchesOf(own),
-      last_task_id: own.length ? Math.max(...own.map((t) => t.id)) : null,
+      last_task_id: own.length ? maxOf(own.map((t) => t.id)) : null,
     };
   });
   const nodeOf = new Map(tasks.map((t) => [t.id, t.node]));
