@@ -118,7 +118,7 @@ describe("run graph", () => {
 });
 
 describe("run graph of a long-lived run", () => {
-  it("answers for tens of thousands of attempts of one node without blocking the server", async () => {
+  it("answers for hundreds of thousands of attempts of one node", async () => {
     h = await startHarness();
     const wf = workflow("poller");
     wf.node({ start: true }, async function poll({ again }: any) {
@@ -128,8 +128,10 @@ describe("run graph of a long-lived run", () => {
       return poll;
     });
     h.register(wf);
-    // The history of a poller that has looped 20,000 times: attempts alternate between the nodes.
-    const laps = 40_000;
+    // The history of a poller that has looped 100,000 times: attempts alternate between the
+    // nodes. Past ~125k values Math.max(...ids) throws; grouping that copied the node's attempts
+    // once per attempt took minutes at this size (4 s at 40,000), blocking every socket.
+    const laps = 200_000;
     const tasks: TaskRecord[] = Array.from({ length: laps }, (_, i) => ({
       id: i + 1,
       run_id: "run",
@@ -155,10 +157,7 @@ describe("run graph of a long-lived run", () => {
       used_s: 0,
       waiting_since: null,
     }));
-    const began = performance.now();
     const graph = runGraph(h.engine.registry.workflows.get("poller")!.graph, tasks, [], []);
-    // Grouping copied the node's attempts once per attempt: about 4 s here, blocking every socket.
-    expect(performance.now() - began).toBeLessThan(1000);
     expect(graph.nodes.map((n) => [n.name, n.attempts, n.last_task_id])).toEqual([
       ["poll", laps / 2, laps - 1],
       ["again", laps / 2, laps],
