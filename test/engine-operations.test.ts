@@ -131,6 +131,44 @@ describe("task operations", () => {
     ]);
   });
 
+  it("after a completed run is re-opened, the new terminal attempt replaces the old one's output", async () => {
+    h = await startHarness();
+    let round = 0;
+    const wf = workflow("redo");
+    wf.node({ start: true }, async function a({ b }: any) {
+      round += 1;
+      return b(round);
+    });
+    wf.node(async function b({}: any, n: number) {
+      return `b saw ${n}`;
+    });
+    h.register(wf);
+    const { run_id } = await h.service.submitRun("redo", { title: "t" });
+    let lastSeen = 0;
+    const completed = () =>
+      h.waitEvent("run.completed", (e) => e.run_id === run_id && e.id! > lastSeen);
+    const first = await completed();
+    expect(first.data.output).toBe("b saw 1");
+    const [, firstB] = (await h.service.getRun(run_id)).tasks!;
+    lastSeen = first.id!;
+
+    // A retry of the terminal attempt: its new result is the output, not [old, new].
+    const { task_id: retried } = await h.service.retryTask(firstB.id);
+    const second = await completed();
+    expect(second.data).toMatchObject({ output: "b saw 1", terminal_tasks: [retried] });
+    lastSeen = second.id!;
+
+    // A rerun of the node before it: the branch runs on to a new terminal attempt.
+    await h.service.rerun(run_id, { node: "a" });
+    const third = await completed();
+    const run = await h.service.getRun(run_id);
+    const newest = run.tasks!.at(-1)!;
+    expect(newest).toMatchObject({ node: "b", terminal: true, result: "b saw 2" });
+    expect(third.data).toMatchObject({ output: "b saw 2", terminal_tasks: [newest.id] });
+    expect(run.output).toBe("b saw 2");
+    expect(run.outputs!.map((o) => o.task_id)).toEqual([newest.id]);
+  });
+
   it("retry numbers attempts per branch: a sibling branch's retries do not count", async () => {
     h = await startHarness();
     let fatal = true;

@@ -18,9 +18,21 @@ export function compareBranchOrder(a: TaskRecord, b: TaskRecord): number {
   return a.branch.length - b.branch.length || a.id - b.id;
 }
 
-/** Terminal tasks of a run (its outputs), in branch order. */
+/**
+ * Terminal tasks of a run (its outputs), in branch order. One per branch: a branch ends once,
+ * so two terminal tasks on one branch means an operator ran part of it again (a retry of the
+ * terminal attempt, a rerun of a node before it) after the run had ended, and the later one
+ * replaces the earlier, as a retried attempt replaces the one before it.
+ */
 export function terminalTasks(tasks: TaskRecord[]): TaskRecord[] {
-  return tasks.filter((t) => t.status === "done" && t.terminal).sort(compareBranchOrder);
+  const latest = new Map<string, TaskRecord>();
+  for (const t of tasks) {
+    if (t.status !== "done" || !t.terminal) continue;
+    const key = t.branch.map((f) => `${f.fanout}:${f.index}`).join("/");
+    const seen = latest.get(key);
+    if (!seen || t.id > seen.id) latest.set(key, t);
+  }
+  return [...latest.values()].sort(compareBranchOrder);
 }
 
 export function runOutput(terminals: TaskRecord[]): Json {
