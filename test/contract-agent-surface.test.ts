@@ -36,8 +36,11 @@ describe("the task token comes before the body", () => {
     const b = await s.liveTask("b");
     const unknown = await s.call("POST", `/api/agent/tasks/${a.task.id}/log`, "nope", {});
     const other = await s.call("POST", `/api/agent/tasks/${a.task.id}/ask`, b.token, {});
-    expect([unknown.status, other.status]).toEqual([403, 403]);
+    // An empty value is a token presented (and refused), not an absent header.
+    const blank = await s.call("POST", `/api/agent/tasks/${a.task.id}/log`, "", {});
+    expect([unknown.status, other.status, blank.status]).toEqual([403, 403, 403]);
     expect(other.body).toEqual(unknown.body);
+    expect(blank.body).toEqual(unknown.body);
     const absent = await s.call("POST", `/api/agent/tasks/${a.task.id}/log`, undefined, {});
     expect(absent.status).toBe(422);
     expect(absent.body.errors).toEqual([

@@ -32,7 +32,8 @@ export async function authorizeTask(
   taskId: number | null,
   token: string | undefined,
 ): Promise<TaskRecord> {
-  if (token === undefined || token === "") {
+  // Only an absent header is "missing"; an empty value was presented, and is refused below.
+  if (token === undefined) {
     throw new ServiceError("validation", "Header X-Service-Token is required.", {
       errors: [{ loc: ["header", TOKEN_HEADER], msg: "Field required", type: "missing" }],
     });
