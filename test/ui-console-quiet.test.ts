@@ -52,11 +52,15 @@ afterAll(async () => {
 });
 
 /** Opens the console on `path` with every kind of noise recorded from the first request. */
-async function quietPage(path: string, viewport?: { width: number; height: number }) {
+async function quietPage(
+  path: string,
+  { viewport = { width: 1440, height: 900 }, before = async (_: Page) => {} } = {},
+) {
   const noise: Noise[] = [];
-  const page = await browser.newPage({ viewport: viewport ?? { width: 1440, height: 900 } });
+  const page = await browser.newPage({ viewport });
   page.setDefaultTimeout(15_000);
   recordNoise(page, noise);
+  await before(page);
   await page.goto(s.url + path);
   await page.waitForSelector(".shell");
   await page.waitForSelector(".conn[data-connection=live]");
@@ -212,7 +216,18 @@ describe("a quiet browser console", () => {
   }, 60_000);
 
   it("stays quiet over plugin panels in every slot", async () => {
-    const { page, noise } = await quietPage(`/runs/${runs.showcase}`);
+    // A node drawer opened from its link: its task-scoped panel waits for the node's last
+    // attempt, which the graph names (slowed down here, as on a busy server).
+    const { page, noise } = await quietPage(`/runs/${runs.showcase}?node=review`, {
+      before: (page) =>
+        page.route("**/api/runs/*/graph", async (route) => {
+          await new Promise((r) => setTimeout(r, 800));
+          await route.continue().catch(() => {});
+        }),
+    });
+    await page.waitForSelector('[data-panel="review_viz"] showcase-viz .showcase-viz');
+    await page.unrouteAll({ behavior: "ignoreErrors" });
+    await page.keyboard.press("Escape");
     await page.waitForSelector('[data-panel="summary"] .markdown strong');
     await page.waitForSelector('[data-panel="durations"] svg rect');
     for (const pane of ["attempts", "activity", "annotate_form"])
@@ -230,7 +245,7 @@ describe("a quiet browser console", () => {
   }, 60_000);
 
   it("stays quiet on a phone, through the folded menu", async () => {
-    const { page, noise } = await quietPage("/runs", { width: 390, height: 844 });
+    const { page, noise } = await quietPage("/runs", { viewport: { width: 390, height: 844 } });
     const nav = page.getByRole("navigation", { name: "Main" });
     for (const name of ["Inbox", "Workflows", "Runs"]) {
       await page.getByRole("button", { name: "Menu" }).click();
