@@ -3,10 +3,17 @@
 // their source, plugin panels, the phone menu) and the browser reports nothing: no console
 // error or warning, no script error, no failed request and no refusal. Noise hides real
 // problems, so only what a test provokes on purpose is let through, named where it is.
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
-import { type Noise, recordNoise, unexpected } from "./support/console-noise.ts";
+import {
+  type Noise,
+  openQuiet,
+  openRun,
+  type QuietOptions,
+  settle,
+  unexpected,
+} from "./support/console-noise.ts";
 import { eventually, FLOWS, startTestServer, type TestServer } from "./support/server-harness.ts";
 import { consoleToml, submitRun } from "./support/ui-console.ts";
 
@@ -51,31 +58,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-/** Opens the console on `path` with every kind of noise recorded from the first request. */
-async function quietPage(
-  path: string,
-  { viewport = { width: 1440, height: 900 }, before = async (_: Page) => {} } = {},
-) {
-  const noise: Noise[] = [];
-  const page = await browser.newPage({ viewport });
-  page.setDefaultTimeout(15_000);
-  recordNoise(page, noise);
-  await before(page);
-  await page.goto(s.url + path);
-  await page.waitForSelector(".shell");
-  await page.waitForSelector(".conn[data-connection=live]");
-  return { page, noise };
-}
-
-/** Goes to a run through the navigation and the runs list, as a person would (no reload). */
-async function openRun(page: Page, id: string) {
-  await page.click("nav[aria-label=Main] a:has-text('Runs')");
-  await page.click(`tr[data-run-id="${id}"] a.run-link`);
-  await page.waitForSelector(`.run-head`);
-}
-
-/** Lets late refetches land before the noise is read. */
-const settle = (page: Page) => page.waitForTimeout(600);
+const quietPage = (path: string, options?: QuietOptions) => openQuiet(browser, s, path, options);
 
 const node = (name: string) => `.gnode[data-node="${name}"]`;
 
