@@ -1,10 +1,12 @@
 // Token mode in a browser: the console asks for the operator token once, keeps it for the tab,
-// and then works, live stream included (the token rides on the EventSource URL).
+// and then works, live stream included (the token rides on the EventSource URL). Until it has
+// the token it sends nothing that would be refused.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser.ts";
+import { type Noise, recordNoise } from "./support/console-noise.ts";
 import { startTestServer, type TestServer } from "./support/server-harness.ts";
 import { consoleToml, openConsole, shot } from "./support/ui-console.ts";
 
@@ -46,6 +48,25 @@ describe("the console with auth on", () => {
     await page.waitForSelector(`tr[data-run-id="${created.body.run_id}"]`);
     expect(await page.locator(".token-card").count()).toBe(0);
     expect(page.errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it("sends nothing without the token, so the browser console stays quiet", async () => {
+    const page = await browser.newPage();
+    const noise: Noise[] = [];
+    recordNoise(page, noise);
+    await page.goto(`${s.url}/runs`);
+    await page.waitForSelector(".token-card input[name=token]");
+    // Only /api/me goes out before the token: every other call would be a 401 in the console.
+    await page.waitForTimeout(500);
+    expect(noise).toEqual([]);
+    await page.fill(".token-card input[name=token]", token);
+    await page.click(".token-card button[type=submit]");
+    await page.waitForSelector(".conn[data-connection=live]");
+    await page.click("nav[aria-label=Main] a:has-text('Workflows')");
+    await page.waitForSelector("tr[data-workflow=chain]");
+    await page.waitForTimeout(500);
+    expect(noise).toEqual([]);
     await page.close();
   }, 60_000);
 

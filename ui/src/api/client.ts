@@ -1,8 +1,8 @@
 // The one way the console talks to the server: fetch with the bearer token when we have one.
 // Every refusal becomes an ApiError carrying the contract's `{error, code, ...extras}` body, so
 // views can branch on `code` and show `errors[].loc` next to the field they name.
-import { getToken, requireToken } from "./token.ts";
-import type { ValidationIssue } from "./types.ts";
+import { getToken, onTokenChange, requireToken, tokenNeeded } from "./token.ts";
+import type { Me, ValidationIssue } from "./types.ts";
 
 export class ApiError extends Error {
   readonly status: number;
@@ -36,7 +36,34 @@ async function parse(res: Response): Promise<unknown> {
   }
 }
 
+let firstLook: Promise<void> | null = null;
+
+/**
+ * Resolves once calls can carry an accepted credential: after the first /api/me (which needs
+ * none), and while the token prompt is up, once a token is typed. On a server that wants a
+ * token, a fresh tab would otherwise send every first call bare, each a 401 in the console.
+ */
+export async function authorized(): Promise<void> {
+  firstLook ??= api<Me>("GET", "/api/me").then(
+    (me) => {
+      if (me.auth === "token" && !me.authenticated) requireToken();
+    },
+    // An unreachable server: let each call go and report that itself.
+    () => {},
+  );
+  await firstLook;
+  while (tokenNeeded()) {
+    await new Promise<void>((resolve) => {
+      const off = onTokenChange(() => {
+        off();
+        resolve();
+      });
+    });
+  }
+}
+
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  if (path !== "/api/me") await authorized();
   const headers: Record<string, string> = { ...authHeaders(), accept: "application/json" };
   const init: RequestInit = { method, headers };
   if (body !== undefined) {

@@ -1,8 +1,7 @@
 // Token mode: when /api/me says we are not authenticated, or any call answers 401, the console
 // asks for the operator token once, keeps it in sessionStorage and refetches everything.
-import { type FormEvent, type ReactNode, useEffect, useState, useSyncExternalStore } from "react";
-import { get } from "../api/client.ts";
-import { onTokenChange, requireToken, setToken, tokenNeeded } from "../api/token.ts";
+import { type FormEvent, type ReactNode, useState, useSyncExternalStore } from "react";
+import { onTokenChange, setToken, tokenNeeded } from "../api/token.ts";
 import type { Me } from "../api/types.ts";
 import { Icon } from "../components/icons.tsx";
 import { invalidateAll } from "../live/query-cache.ts";
@@ -73,15 +72,11 @@ function TokenPrompt() {
   );
 }
 
-/** Renders its children, or the token prompt while the server wants a token we do not have. */
+/**
+ * Renders its children, or the token prompt while the server wants a token we do not have
+ * (`authorized()` in api/client.ts asks /api/me first and raises the prompt).
+ */
 export function AuthGate({ children }: { children: ReactNode }) {
   const needed = useSyncExternalStore(onTokenChange, tokenNeeded);
-  useEffect(() => {
-    get<Me>("/api/me")
-      .then((me) => {
-        if (me.auth === "token" && !me.authenticated) requireToken();
-      })
-      .catch(() => {});
-  }, []);
   return needed ? <TokenPrompt /> : children;
 }

@@ -2,7 +2,7 @@
 // itself and sends Last-Event-ID, so the server replays what we missed. When the stream is
 // closed for good (an HTTP error), we reopen it with `after` = the last id seen. On every
 // reopen we compare /api/me's `started_at`: a new value means the server restarted.
-import { get } from "../api/client.ts";
+import { authorized, get } from "../api/client.ts";
 import { getToken, onTokenChange, requireToken } from "../api/token.ts";
 import type { EventEnvelope, Me } from "../api/types.ts";
 import { EVENT_NAMES } from "./event-names.ts";
@@ -96,7 +96,7 @@ function open(): void {
     if (es.readyState === EventSource.CLOSED) {
       setStatus("offline");
       void checkServer();
-      timer = setTimeout(open, retryMs);
+      timer = setTimeout(() => void authorized().then(open), retryMs);
       retryMs = Math.min(retryMs * 2, 15_000);
     } else setStatus("reconnecting");
   };
@@ -107,10 +107,13 @@ let started = false;
 export function startEventStream(): void {
   if (started) return;
   started = true;
-  void checkServer();
-  open();
-  onTokenChange(() => {
-    if (getToken()) open();
+  // Opened once the credential is known good: a bare stream on a token server is a 401.
+  void authorized().then(() => {
+    void checkServer();
+    open();
+    onTokenChange(() => {
+      if (getToken()) open();
+    });
   });
 }
 

@@ -46,7 +46,17 @@ export function keysFor(event: EventEnvelope): string[] {
     case "agent":
       return [...runKeys, ...taskKeys];
     case "workflow":
-      return ["workflows", "workflow/", "source/", "plugins", "runs", "graph/"];
+      // A run shows whether its workflow is registered, and draws that workflow's graph. Once
+      // it is removed the graph is not asked for (it would be a 404): the run says so.
+      return [
+        "workflows",
+        "workflow/",
+        "source/",
+        "plugins",
+        "runs",
+        "run/",
+        ...(event.name === "workflow.unregistered" ? [] : ["graph/"]),
+      ];
     default:
       return runKeys;
   }

@@ -55,8 +55,24 @@ function DataHost({ placed, scope }: { placed: PlacedPanel; scope: PanelScope })
   return <DataPanel kind={panel.kind} value={data.data} />;
 }
 
+/** Whether the place has the id the panel's declared scope needs (docs/plugins.md, Scope). */
+function resolved(panel: PanelOut, scope: PanelScope): boolean {
+  if (panel.scope === "run") return Boolean(scope.run_id);
+  if (panel.scope === "task") return scope.task_id != null;
+  if (panel.scope === "node") return Boolean(scope.node);
+  return true;
+}
+
 function Body({ placed, scope }: { placed: PlacedPanel; scope: PanelScope }) {
   const kind = placed.panel.kind;
+  // Without its id a panel could only be refused (422), or hand its element a null id: a node
+  // drawer knows its last attempt once the graph is in, and a node never run has none.
+  if (!resolved(placed.panel, scope))
+    return (
+      <div className="muted small" data-scope-pending={placed.panel.scope}>
+        Nothing to show yet: no {placed.panel.scope} to show it for.
+      </div>
+    );
   if ((DATA_KINDS as readonly string[]).includes(kind))
     return <DataHost placed={placed} scope={scope} />;
   if (kind === "form") return <FormPanel placed={placed} scope={scope} />;

@@ -22,8 +22,13 @@ import { WorkLog } from "./work-log.tsx";
 export function RunPage({ runId }: { runId: string }) {
   const { search } = useRoute();
   const run = useQuery(`run/${runId}`, () => get<RunDetail>(`/api/runs/${enc(runId)}`));
-  const graph = useQuery(`graph/${runId}`, () => get<GraphOut>(`/api/runs/${enc(runId)}/graph`));
   const detail = run.data;
+  // The graph is the registered workflow's: for a run of an unregistered one the server can only
+  // answer 404, so it is not asked (a refusal is a console error in every browser).
+  const drawable = detail && !detail.unregistered;
+  const graph = useQuery(drawable ? `graph/${runId}` : null, () =>
+    get<GraphOut>(`/api/runs/${enc(runId)}/graph`),
+  );
   const panes = usePanels(detail?.workflow ?? null, "run", "pane");
   const cards = usePanels(detail?.workflow ?? null, "run", "card");
   const tab = search.get("tab") ?? "tasks";
@@ -64,7 +69,11 @@ export function RunPage({ runId }: { runId: string }) {
       <div className="run-grid">
         <div className="run-main">
           <section className="card card-flush" aria-label="Graph">
-            {graph.data ? (
+            {detail.unregistered ? (
+              <div className="graph graph-empty muted" data-graph="unregistered">
+                No graph: the workflow {detail.workflow} is not registered on this server.
+              </div>
+            ) : graph.data ? (
               <RunGraph graph={graph.data} selected={node} />
             ) : (
               <div className="graph graph-empty">
