@@ -38,7 +38,8 @@ export async function appendEvents(
     now,
   ];
   const ids = (await rows(db, APPEND, values)).map((row) => row.id as number);
-  const firstId = Math.min(...ids);
+  // A fold, not Math.min(...ids): a wide fan-out commits more events than a call takes arguments.
+  const firstId = ids.reduce((low, id) => (id < low ? id : low));
   // What was stored, as a read answers it (data through JSON, like the column).
   return events.map((event, i) => ({
     id: firstId + i,
