@@ -40,13 +40,21 @@ describe("ctx inputs", () => {
       (ctx) => ctx.log("x", { kind: "bogus" }),
       /ctx\.log: kind must be one of deliverable, note, stats, failure .*"bogus"/,
     ],
-    ["log_empty", (ctx) => ctx.log(""), /ctx\.log: text must be a non-empty string, got string/],
+    [
+      "log_empty",
+      (ctx) => ctx.log(""),
+      /ctx\.log: text must be a non-empty string, got an empty string/,
+    ],
     [
       "log_object",
       (ctx) => ctx.log({ a: 1 }),
       /ctx\.log: text must be a non-empty string, got object/,
     ],
-    ["ask_empty", (ctx) => ctx.ask({ prompt: "" }), /ctx\.ask: prompt must be a non-empty string/],
+    [
+      "ask_empty",
+      (ctx) => ctx.ask({ prompt: "" }),
+      /ctx\.ask: prompt must be a non-empty string, got an empty string/,
+    ],
     [
       "ask_option",
       (ctx) => ctx.ask({ prompt: "p", options: ["a", { name: "b" }] }),

@@ -1,4 +1,4 @@
-// The operator console is built once (by `npm install` through `prepare`, or `npm run build:ui`)
+// The operator console is built once (by `npm install` through `postprepare`, or `npm run build:ui`)
 // into ui/dist, which the server serves at `/`. Everything is bundled: no CDN, works offline.
 // Run as `vite build ui`, so the root (and `dist`) is this folder.
 import react from "@vitejs/plugin-react";

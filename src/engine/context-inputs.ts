@@ -20,7 +20,7 @@ function refuse(what: string, problem: string): never {
 }
 
 const describe = (v: unknown): string =>
-  v === null ? "null" : Array.isArray(v) ? "an array" : typeof v;
+  v === null ? "null" : Array.isArray(v) ? "an array" : v === "" ? "an empty string" : typeof v;
 
 export function checkLogInput(text: unknown, opts: { kind?: unknown } | undefined): LogKind | null {
   if (typeof text !== "string" || text.length === 0) {

@@ -1,13 +1,14 @@
 // The one storage interface the engine and the service layer use. It is shaped by the domain
 // (runs, attempts, the work log, requests, events), never by SQL. Every implementation
-// (`src/stores/sqlite`, later `src/stores/postgres`) must pass `test/store-contract.ts`.
+// (`src/stores/sqlite`, `src/stores/postgres`) must pass `test/store-contract.ts`.
 //
 // Consistency model:
 // - Every state change happens inside `transact`, which is one database transaction: all of its
 //   writes, including the events that describe them, commit together or not at all.
-// - Transactions are serialized with respect to each other (SQLite: one writer; PostgreSQL:
-//   SERIALIZABLE or row locks). A claim is a single atomic statement so several servers on one
-//   database could share pools (PostgreSQL: `FOR UPDATE SKIP LOCKED`).
+// - Transactions are serialized with respect to each other (SQLite: one writer connection;
+//   PostgreSQL: one writer connection running them one at a time under READ COMMITTED). A claim
+//   is a single atomic statement (PostgreSQL: `FOR UPDATE SKIP LOCKED`), so several servers on
+//   one database could later share pools; today a server holds its store alone (serving lock).
 // - Reads outside `transact` see committed data only.
 import type {
   ArrivalRecord,

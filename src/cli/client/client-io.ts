@@ -21,7 +21,7 @@ export function envOf(io: CliIo): Record<string, string | undefined> {
   return (io as ClientIo).env ?? process.env;
 }
 
-/** Colours only on a terminal, and never when NO_COLOR is set to anything (no-color.org). */
+/** Colours only on a terminal, and never when NO_COLOR is set to a non-empty value (no-color.org). */
 export function colourWanted(io: CliIo): boolean {
   const tty = (io as ClientIo).stdoutIsTty ?? process.stdout.isTTY === true;
   const noColour = envOf(io).NO_COLOR;
