@@ -4,10 +4,10 @@
 // cause one more fill afterwards, never concurrent claims on the same pool.
 import { runAttempt } from "./attempt.ts";
 import { AttemptStop } from "./attempt-stop.ts";
-import { claimInto } from "./claim.ts";
+import { type Claimed, claimInto } from "./claim.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
 import type { RunRecord, TaskRecord } from "./domain.ts";
-import type { Pool } from "./registry.ts";
+import { freeSlots, type Pool } from "./registry.ts";
 import type { SlotOwner } from "./slot-claims.ts";
 import type { ContextExtensions } from "./task-context.ts";
 
@@ -62,17 +62,13 @@ export class Dispatcher {
     return {
       registry: this.core.registry,
       mayClaim: (pool) => !this.#stopped && !this.#resumers.get(pool.name)?.length,
-      startOnSlot: (pool, { task, run }) => {
-        // #start counts the slot again; the caller's slot (held or reserved) is the one it takes.
-        pool.inFlight -= 1;
-        this.#start(pool, task, run);
-      },
+      start: (pool, { task, run }) => this.#start(pool, task, run),
     };
   }
 
   #serveResumers(pool: Pool): void {
     const queue = this.#resumers.get(pool.name);
-    while (queue?.length && pool.inFlight < pool.capacity) {
+    while (queue?.length && freeSlots(pool) > 0) {
       const { live, go } = queue.shift()!;
       if (live.abort.aborted) continue;
       live.holdsSlot = true;
@@ -105,10 +101,19 @@ export class Dispatcher {
   async #claimWhileFree(pool: Pool): Promise<void> {
     while (!this.#stopped) {
       this.#serveResumers(pool);
-      const free = pool.capacity - pool.inFlight;
+      const free = freeSlots(pool);
       const workflows = this.core.registry.workflowsOnPool(pool.name);
       if (free <= 0 || workflows.length === 0) return;
-      const claimed = await this.core.uow.run((work) => claimInto(work, workflows, free));
+      // The free slots are reserved while the claim transaction runs: a submit's reservation
+      // (slot-claims.ts) made meanwhile would otherwise see them free too, and both claims
+      // would start, running the pool past its capacity.
+      pool.reserved += free;
+      let claimed: Claimed[];
+      try {
+        claimed = await this.core.uow.run((work) => claimInto(work, workflows, free));
+      } finally {
+        pool.reserved -= free;
+      }
       for (const { task, run } of claimed) this.#start(pool, task, run);
       if (claimed.length < free) return;
     }
