@@ -73,4 +73,22 @@ describe("the dispatcher's claim racing operator calls", () => {
     await h.waitFor(() => h.named("run.completed").length === 3, "three runs");
     expect((await h.service.health()).pools!.default.in_flight).toBe(0);
   });
+
+  it("a cancel committed right after the claim stops the attempt the claim started", async () => {
+    h = await startHarness({ pools: { default: { capacity: 1 } } });
+    const t: Tracker = { running: new Set(), peak: 0, aborted: new Set(), release: new Map() };
+    h.register(holder(t));
+    const parked = await pausedReadyRun(t);
+    await h.service.resumeRun(parked);
+    const ok = await h.service.cancelRun(parked);
+    // Claimed first (same batch, earlier), the attempt was cancelled in progress...
+    expect(ok.note).toBe("Stopped 1 attempt.");
+    // ...so its body must be stopped (or never called), and give its slot back.
+    await h.waitFor(
+      async () => (await h.service.health()).pools!.default.in_flight === 0,
+      "the slot back",
+    );
+    expect(t.running.size).toBe(0);
+    expect(h.named("task.done", parked)).toHaveLength(0);
+  });
 });

@@ -4,7 +4,7 @@
 // cause one more fill afterwards, never concurrent claims on the same pool.
 import { runAttempt } from "./attempt.ts";
 import { AttemptStop } from "./attempt-stop.ts";
-import { type Claimed, claimInto } from "./claim.ts";
+import { claimInto } from "./claim.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
 import type { RunRecord, TaskRecord } from "./domain.ts";
 import { freeSlots, type Pool } from "./registry.ts";
@@ -108,14 +108,27 @@ export class Dispatcher {
       // (slot-claims.ts) made meanwhile would otherwise see them free too, and both claims
       // would start, running the pool past its capacity.
       pool.reserved += free;
-      let claimed: Claimed[];
+      let started = 0;
+      let claimed: number;
       try {
-        claimed = await this.core.uow.run((work) => claimInto(work, workflows, free));
+        claimed = await this.core.uow.run(async (work) => {
+          const got = await claimInto(work, workflows, free);
+          // Started right after commit, in batch order, as a hand-off or a submit starts its
+          // claim: an operation committed later in the same batch (a cancel, a move) then finds
+          // the attempt live and stops it, instead of interrupting nothing before it starts.
+          work.after(() => {
+            for (const { task, run } of got) {
+              started += 1;
+              pool.reserved -= 1;
+              this.#start(pool, task, run);
+            }
+          });
+          return got.length;
+        });
       } finally {
-        pool.reserved -= free;
+        pool.reserved -= free - started;
       }
-      for (const { task, run } of claimed) this.#start(pool, task, run);
-      if (claimed.length < free) return;
+      if (claimed < free) return;
     }
   }
 
