@@ -40,6 +40,9 @@ export class Dispatcher {
 
   /** Gives the slot `live` released while waiting back to it, as soon as one is free. */
   reacquire(live: LiveAttempt): Promise<void> {
+    // A body waiting on two asks at once resumes on the first answer: the second answer finds
+    // the slot already taken back, and must neither count it again nor wait for another.
+    if (live.holdsSlot) return Promise.resolve();
     return new Promise((go) => {
       const queue = this.#resumers.get(live.pool) ?? [];
       queue.push({ live, go });
@@ -68,13 +71,23 @@ export class Dispatcher {
 
   #serveResumers(pool: Pool): void {
     const queue = this.#resumers.get(pool.name);
-    while (queue?.length && freeSlots(pool) > 0) {
-      const { live, go } = queue.shift()!;
+    if (!queue?.length) return;
+    const waiting: typeof queue = [];
+    for (const entry of queue) {
+      const { live, go } = entry;
       if (live.abort.aborted) continue;
-      live.holdsSlot = true;
-      pool.inFlight += 1;
+      // Queued twice (two answers of one attempt): the first served took the slot for both.
+      if (!live.holdsSlot) {
+        if (freeSlots(pool) <= 0) {
+          waiting.push(entry);
+          continue;
+        }
+        live.holdsSlot = true;
+        pool.inFlight += 1;
+      }
       go();
     }
+    queue.splice(0, queue.length, ...waiting);
   }
 
   /** Resolves when every attempt started by this dispatcher has finished. */
