@@ -10,8 +10,9 @@
 // was stopped, e.g. an operator set the waiting task back to ready) can no longer be answered, so
 // the body asks again with a new request.
 import type { TaskContext } from "../authoring/index.ts";
+import { attemptOwnsRow } from "./attempt-guard.ts";
 import type { Json, RequestOption, RequestRecord, TaskRecord } from "./domain.ts";
-import type { AttemptHandle } from "./task-context.ts";
+import { type AttemptHandle, stoppedReason } from "./task-context.ts";
 import type { Work } from "./unit-of-work.ts";
 
 type AskOptions = Parameters<TaskContext["ask"]>[0];
@@ -82,6 +83,8 @@ export function normalizeOptions(
 async function openNodeRequest(h: AttemptHandle, opts: AskOptions, ordinal: number) {
   const options = normalizeOptions(opts.options);
   return h.core.uow.run(async (work) => {
+    // A request of an attempt stopped meanwhile would sit in the inbox with nobody to take it.
+    if (!(await attemptOwnsRow(work, h.task.id, h.live.claim))) return null;
     const existing = (await work.tx.listRequests({ task_id: h.task.id })).find(
       (r) => r.source === "node" && r.ordinal === ordinal && !r.stale,
     );
@@ -195,6 +198,7 @@ export async function askPerson(
   // A stopped attempt opens nothing: its request would sit in the inbox with nobody to take it.
   signalCheck(h);
   const req = await openNodeRequest(h, opts, ordinal);
+  if (!req) throw stoppedReason(h);
   if (req.answered_by) return req.answer;
   return (await awaitAnswer(h, req)).answer;
 }
