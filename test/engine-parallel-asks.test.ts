@@ -1,6 +1,6 @@
-// A body may ask two people at once (`Promise.all` of two `ctx.ask`). The attempt gives its
-// pool slot up while it waits and takes one slot back per answer it resumes on; the second
-// answer must not take (or wait for) a second slot for the same attempt.
+// A body may ask two people at once (`Promise.all` of two `ctx.ask`). The attempt waits on a
+// person until its last open ask is answered: meanwhile it holds no pool slot and its node
+// timeout clock stays stopped; then it takes one slot back, once, and resumes.
 import { afterEach, describe, expect, it } from "vitest";
 import { workflow } from "../src/authoring/index.ts";
 import { type Harness, startHarness } from "./support/engine-harness.ts";
@@ -10,23 +10,30 @@ afterEach(async () => {
   await h?.close();
 });
 
-function twoAsks() {
+function twoAsks(timeout?: number) {
   const wf = workflow("both");
-  wf.node({ start: true }, async function ask({}: any, _input: unknown, ctx: any) {
+  wf.node({ start: true, timeout }, async function ask({}: any, _input: unknown, ctx: any) {
     const [x, y] = await Promise.all([
       ctx.ask({ prompt: "First?", options: ["a", "b"] }),
       ctx.ask({ prompt: "Second?" }),
     ]);
     return { x, y };
   });
-  return wf;
+  const quick = workflow("quick");
+  quick.node({ start: true }, async function go() {
+    return "ran";
+  });
+  return [wf, quick];
+}
+
+async function openRequests(runId: string): Promise<number[]> {
+  await h.waitFor(() => h.named("request.opened", runId).length === 2, "both requests");
+  return h.named("request.opened", runId).map((e) => e.data.request_id as number);
 }
 
 async function answerBoth(runId: string) {
-  await h.waitFor(() => h.named("request.opened", runId).length === 2, "both requests");
-  const [first, second] = h.named("request.opened", runId).map((e) => e.data.request_id as number);
+  const [first, second] = await openRequests(runId);
   await h.service.answerRequest(first, { option_id: "a" });
-  await h.waitEvent("task.resumed", (e) => e.run_id === runId);
   await h.service.answerRequest(second, { value: "two" });
 }
 
@@ -34,7 +41,7 @@ describe("parallel asks in one attempt", () => {
   for (const capacity of [1, 2]) {
     it(`resume on the attempt's one slot (pool capacity ${capacity})`, async () => {
       h = await startHarness({ pools: { default: { capacity } } });
-      h.register(twoAsks());
+      for (const wf of twoAsks()) h.register(wf);
       const { run_id } = await h.service.submitRun("both", { title: "t" });
       await answerBoth(run_id);
       const done = await h.waitEvent("run.completed", (e) => e.run_id === run_id);
@@ -44,16 +51,32 @@ describe("parallel asks in one attempt", () => {
     });
   }
 
-  it("a second run still gets the slot while the first waits on its second answer", async () => {
+  it("holds no slot while its second ask is open: another run gets the one slot", async () => {
     h = await startHarness({ pools: { default: { capacity: 1 } } });
-    h.register(twoAsks());
+    for (const wf of twoAsks()) h.register(wf);
     const first = await h.service.submitRun("both", { title: "first" });
-    await h.waitFor(() => h.named("request.opened", first.run_id).length === 2, "first asks");
-    const second = await h.service.submitRun("both", { title: "second" });
-    await h.waitFor(() => h.named("request.opened", second.run_id).length === 2, "second asks");
-    await answerBoth(first.run_id);
-    await answerBoth(second.run_id);
-    await h.waitFor(() => h.named("run.completed").length === 2, "both runs");
+    const [a, b] = await openRequests(first.run_id);
+    await h.service.answerRequest(a, { option_id: "a" });
+    const other = await h.service.submitRun("quick", { title: "other" });
+    await h.waitEvent("run.completed", (e) => e.run_id === other.run_id);
+    const task = (await h.service.getRun(first.run_id)).tasks![0];
+    expect(task.status).toBe("waiting");
+    await h.service.answerRequest(b, { value: "two" });
+    await h.waitEvent("run.completed", (e) => e.run_id === first.run_id);
+    expect(h.named("task.resumed", first.run_id)).toHaveLength(1);
     expect((await h.service.health()).pools!.default.in_flight).toBe(0);
+  });
+
+  it("keeps its node timeout clock stopped until the last open ask is answered", async () => {
+    h = await startHarness({ pools: { default: { capacity: 1 } } });
+    for (const wf of twoAsks(0.2)) h.register(wf);
+    const { run_id } = await h.service.submitRun("both", { title: "t" });
+    const [a, b] = await openRequests(run_id);
+    await h.service.answerRequest(a, { option_id: "a" });
+    // Well past the node timeout, still waiting on a person for the second answer.
+    await new Promise((r) => setTimeout(r, 600));
+    await h.service.answerRequest(b, { value: "two" });
+    const done = await h.waitEvent("run.completed", (e) => e.run_id === run_id);
+    expect(done.data.output).toEqual({ x: "a", y: "two" });
   });
 });

@@ -9,6 +9,7 @@ import type {
   RequestPermissionResponse,
 } from "@agentclientprotocol/sdk/unstable";
 import { awaitAnswer, insertOpenRequest, type RequestFields } from "../engine/ask.ts";
+import { stillWaiting } from "../engine/ask-waits.ts";
 import { attemptOwnsRow } from "../engine/attempt-guard.ts";
 import type { Json, RequestRecord } from "../engine/domain.ts";
 import type { AttemptHandle } from "../engine/task-context.ts";
@@ -118,7 +119,8 @@ export class PermissionGate {
       if (current && current.answered_by === null) {
         await work.tx.updateRequest(req.id, { stale: true });
       }
-      if (live.abort.aborted) return;
+      // The body's own ask still waits on a person: the task stays waiting.
+      if (live.abort.aborted || stillWaiting(live)) return;
       await work.tx.updateTask(
         task.id,
         { status: "in_progress", waiting_since: null },
