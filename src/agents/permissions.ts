@@ -9,6 +9,8 @@ import type {
   RequestPermissionResponse,
 } from "@agentclientprotocol/sdk/unstable";
 import { awaitAnswer, insertOpenRequest, type RequestFields } from "../engine/ask.ts";
+import { stillWaiting } from "../engine/ask-waits.ts";
+import { attemptOwnsRow } from "../engine/attempt-guard.ts";
 import type { Json, RequestRecord } from "../engine/domain.ts";
 import type { AttemptHandle } from "../engine/task-context.ts";
 import type { StatsCollector } from "./agent-stats.ts";
@@ -62,7 +64,10 @@ export class PermissionGate {
     if (this.policy === "ask") return this.#askPerson(params);
     const prefix = this.policy === "allow" ? "allow_" : "reject_";
     const option = params.options.find((o) => o.kind.startsWith(prefix));
-    await this.h.core.uow.run(async (work) => {
+    const { task, live } = this.h;
+    const recorded = await this.h.core.uow.run(async (work) => {
+      // The attempt was stopped meanwhile: nothing is recorded after its end.
+      if (!(await attemptOwnsRow(work, task.id, live.claim))) return false;
       const req = await insertOpenRequest(work, this.h.task, fieldsOf(params));
       const optionId = option?.optionId ?? null;
       await work.tx.updateRequest(req.id, {
@@ -75,15 +80,22 @@ export class PermissionGate {
         option_id: optionId,
         request_id: req.id,
       });
+      return true;
     });
+    if (!recorded) return CANCELLED;
     if (isDenial(option)) this.stats.denied += 1;
     return option ? selected(option.optionId) : CANCELLED;
   }
 
   async #askPerson(params: RequestPermissionRequest): Promise<RequestPermissionResponse> {
-    const req = await this.h.core.uow.run((work) =>
-      insertOpenRequest(work, this.h.task, fieldsOf(params)),
+    const { task, live } = this.h;
+    const req = await this.h.core.uow.run(async (work) =>
+      // No request for an attempt stopped meanwhile: nobody could take its answer.
+      (await attemptOwnsRow(work, task.id, live.claim))
+        ? insertOpenRequest(work, task, fieldsOf(params))
+        : null,
     );
+    if (!req) return CANCELLED;
     try {
       const answered = await awaitAnswer(this.h, req, this.stop);
       const optionId = String(answered.answer);
@@ -107,7 +119,8 @@ export class PermissionGate {
       if (current && current.answered_by === null) {
         await work.tx.updateRequest(req.id, { stale: true });
       }
-      if (live.abort.aborted) return;
+      // The body's own ask still waits on a person: the task stays waiting.
+      if (live.abort.aborted || stillWaiting(live)) return;
       await work.tx.updateTask(
         task.id,
         { status: "in_progress", waiting_since: null },

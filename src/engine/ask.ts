@@ -10,8 +10,10 @@
 // was stopped, e.g. an operator set the waiting task back to ready) can no longer be answered, so
 // the body asks again with a new request.
 import type { TaskContext } from "../authoring/index.ts";
+import { enterWait, leaveWait, whenNoOtherWaits } from "./ask-waits.ts";
+import { attemptOwnsRow } from "./attempt-guard.ts";
 import type { Json, RequestOption, RequestRecord, TaskRecord } from "./domain.ts";
-import type { AttemptHandle } from "./task-context.ts";
+import { type AttemptHandle, stoppedReason } from "./task-context.ts";
 import type { Work } from "./unit-of-work.ts";
 
 type AskOptions = Parameters<TaskContext["ask"]>[0];
@@ -82,6 +84,8 @@ export function normalizeOptions(
 async function openNodeRequest(h: AttemptHandle, opts: AskOptions, ordinal: number) {
   const options = normalizeOptions(opts.options);
   return h.core.uow.run(async (work) => {
+    // A request of an attempt stopped meanwhile would sit in the inbox with nobody to take it.
+    if (!(await attemptOwnsRow(work, h.task.id, h.live.claim))) return null;
     const existing = (await work.tx.listRequests({ task_id: h.task.id })).find(
       (r) => r.source === "node" && r.ordinal === ordinal && !r.stale,
     );
@@ -118,6 +122,8 @@ async function park(h: AttemptHandle, req: RequestRecord): Promise<boolean> {
 
 function answerOf(h: AttemptHandle, requestId: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
+    // Stopped while it parked: an aborted signal never fires its listeners again.
+    if (signal.aborted) return reject(signal.reason);
     const done = () => {
       unsubscribe();
       signal.removeEventListener("abort", onAbort);
@@ -162,11 +168,11 @@ async function resume(h: AttemptHandle, requestId: number): Promise<void> {
 }
 
 /**
- * Parks the attempt on the open request `req` until a person answers it, then takes a pool slot
- * again and resumes; answers the answered request. Rejects with the attempt's abort reason when
- * it is stopped. `signal` (default: the attempt's own) also ends the wait for the answer; if it
- * is not the attempt's signal, the task is left `waiting` without a slot and the caller decides
- * what becomes of it.
+ * Parks the attempt on the open request `req` until a person answers it (and every other open
+ * ask of the attempt is answered too), then takes a pool slot again and resumes; answers the
+ * answered request. Rejects with the attempt's abort reason when it is stopped. `signal`
+ * (default: the attempt's own) also ends the wait for the answer; if it is not the attempt's
+ * signal, the task is left `waiting` without a slot and the caller decides what becomes of it.
  */
 export async function awaitAnswer(
   h: AttemptHandle,
@@ -174,11 +180,18 @@ export async function awaitAnswer(
   signal: AbortSignal = h.live.abort.signal,
 ): Promise<RequestRecord> {
   signalCheck(h);
-  if (!(await park(h, req))) throw h.live.abort.reason ?? new Error("attempt ended");
-  h.live.timer?.pause();
-  h.core.slots.release(h.live);
-  await answerOf(h, req.id, signal);
+  const waits = enterWait(h.live);
+  try {
+    if (!(await park(h, req))) throw h.live.abort.reason ?? new Error("attempt ended");
+    h.live.timer?.pause();
+    h.core.slots.release(h.live);
+    await answerOf(h, req.id, signal);
+  } finally {
+    leaveWait(waits);
+  }
+  await Promise.race([whenNoOtherWaits(waits), h.live.abort.untilStopped()]);
   // A stopped attempt is never given its slot back, so the wait for it must end on abort too.
+  // Several asks answered together: the first takes the slot, the others find it taken.
   await Promise.race([h.core.slots.reacquire(h.live), h.live.abort.untilStopped()]);
   signalCheck(h);
   const answered = (await h.core.store.getRequest(req.id))!;
@@ -195,6 +208,7 @@ export async function askPerson(
   // A stopped attempt opens nothing: its request would sit in the inbox with nobody to take it.
   signalCheck(h);
   const req = await openNodeRequest(h, opts, ordinal);
+  if (!req) throw stoppedReason(h);
   if (req.answered_by) return req.answer;
   return (await awaitAnswer(h, req)).answer;
 }

@@ -31,7 +31,12 @@ export async function runAttempt(
     }
     const ctx = buildTaskContext({ core, task, run, live, description: run.description }, ext);
     const payload = task.payload_present ? task.payload : undefined;
-    const body = Promise.resolve().then(() => node.fn(edgeRefs(node), payload, ctx));
+    // An attempt stopped before its body got to run (a cancel committed right after the claim)
+    // never calls it: the body would start work nobody is left to take.
+    const body = Promise.resolve().then(() => {
+      if (live.abort.aborted) throw live.abort.reason;
+      return node.fn(edgeRefs(node), payload, ctx);
+    });
     const value = await Promise.race([body, live.abort.untilStopped()]);
     await completeAttempt(core, task, route(reg.graph, node.name, value), live);
   } catch (err) {

@@ -7,7 +7,7 @@ import { AttemptStop } from "./attempt-stop.ts";
 import { claimInto } from "./claim.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
 import type { RunRecord, TaskRecord } from "./domain.ts";
-import type { Pool } from "./registry.ts";
+import { freeSlots, type Pool } from "./registry.ts";
 import type { SlotOwner } from "./slot-claims.ts";
 import type { ContextExtensions } from "./task-context.ts";
 
@@ -40,6 +40,9 @@ export class Dispatcher {
 
   /** Gives the slot `live` released while waiting back to it, as soon as one is free. */
   reacquire(live: LiveAttempt): Promise<void> {
+    // A body waiting on two asks at once resumes on the first answer: the second answer finds
+    // the slot already taken back, and must neither count it again nor wait for another.
+    if (live.holdsSlot) return Promise.resolve();
     return new Promise((go) => {
       const queue = this.#resumers.get(live.pool) ?? [];
       queue.push({ live, go });
@@ -62,23 +65,29 @@ export class Dispatcher {
     return {
       registry: this.core.registry,
       mayClaim: (pool) => !this.#stopped && !this.#resumers.get(pool.name)?.length,
-      startOnSlot: (pool, { task, run }) => {
-        // #start counts the slot again; the caller's slot (held or reserved) is the one it takes.
-        pool.inFlight -= 1;
-        this.#start(pool, task, run);
-      },
+      start: (pool, { task, run }) => this.#start(pool, task, run),
     };
   }
 
   #serveResumers(pool: Pool): void {
     const queue = this.#resumers.get(pool.name);
-    while (queue?.length && pool.inFlight < pool.capacity) {
-      const { live, go } = queue.shift()!;
+    if (!queue?.length) return;
+    const waiting: typeof queue = [];
+    for (const entry of queue) {
+      const { live, go } = entry;
       if (live.abort.aborted) continue;
-      live.holdsSlot = true;
-      pool.inFlight += 1;
+      // Queued twice (two answers of one attempt): the first served took the slot for both.
+      if (!live.holdsSlot) {
+        if (freeSlots(pool) <= 0) {
+          waiting.push(entry);
+          continue;
+        }
+        live.holdsSlot = true;
+        pool.inFlight += 1;
+      }
       go();
     }
+    queue.splice(0, queue.length, ...waiting);
   }
 
   /** Resolves when every attempt started by this dispatcher has finished. */
@@ -105,12 +114,34 @@ export class Dispatcher {
   async #claimWhileFree(pool: Pool): Promise<void> {
     while (!this.#stopped) {
       this.#serveResumers(pool);
-      const free = pool.capacity - pool.inFlight;
+      const free = freeSlots(pool);
       const workflows = this.core.registry.workflowsOnPool(pool.name);
       if (free <= 0 || workflows.length === 0) return;
-      const claimed = await this.core.uow.run((work) => claimInto(work, workflows, free));
-      for (const { task, run } of claimed) this.#start(pool, task, run);
-      if (claimed.length < free) return;
+      // The free slots are reserved while the claim transaction runs: a submit's reservation
+      // (slot-claims.ts) made meanwhile would otherwise see them free too, and both claims
+      // would start, running the pool past its capacity.
+      pool.reserved += free;
+      let started = 0;
+      let claimed: number;
+      try {
+        claimed = await this.core.uow.run(async (work) => {
+          const got = await claimInto(work, workflows, free);
+          // Started right after commit, in batch order, as a hand-off or a submit starts its
+          // claim: an operation committed later in the same batch (a cancel, a move) then finds
+          // the attempt live and stops it, instead of interrupting nothing before it starts.
+          work.after(() => {
+            for (const { task, run } of got) {
+              started += 1;
+              pool.reserved -= 1;
+              this.#start(pool, task, run);
+            }
+          });
+          return got.length;
+        });
+      } finally {
+        pool.reserved -= free - started;
+      }
+      if (claimed < free) return;
     }
   }
 

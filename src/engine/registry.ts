@@ -7,7 +7,16 @@ export interface Pool {
   readonly capacity: number;
   /** Slots leased now: attempts in progress on this pool (waiting attempts hold none). */
   inFlight: number;
+  /**
+   * Slots promised to a claim transaction under way (the dispatcher's, or a submit's), not yet
+   * leased. They count against the capacity, so two claims cannot both take the same free
+   * slot, but they are not reported as in flight: nothing runs on them.
+   */
+  reserved: number;
 }
+
+/** Slots of `pool` that no attempt holds and no claim under way was promised. */
+export const freeSlots = (pool: Pool): number => pool.capacity - pool.inFlight - pool.reserved;
 
 export interface RegisteredWorkflow {
   readonly name: string;
@@ -33,7 +42,7 @@ export class Registry {
     readonly defaults: NodeDefaults,
   ) {
     for (const [name, { capacity }] of Object.entries(pools)) {
-      this.pools.set(name, { name, capacity, inFlight: 0 });
+      this.pools.set(name, { name, capacity, inFlight: 0, reserved: 0 });
     }
   }
 

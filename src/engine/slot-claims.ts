@@ -7,7 +7,7 @@
 // if the dispatcher had claimed; attempts waiting to resume keep their priority over both.
 import { type Claimed, claimInto } from "./claim.ts";
 import type { LiveAttempt } from "./core.ts";
-import type { Pool, Registry } from "./registry.ts";
+import { freeSlots, type Pool, type Registry } from "./registry.ts";
 import type { Work } from "./unit-of-work.ts";
 
 /** What these claims need from the dispatcher. */
@@ -15,8 +15,8 @@ export interface SlotOwner {
   readonly registry: Registry;
   /** Whether new claims may be made for the pool now (not stopped, no resumer waiting). */
   mayClaim(pool: Pool): boolean;
-  /** Starts a claimed attempt on a slot already counted in `pool.inFlight`. */
-  startOnSlot(pool: Pool, claimed: Claimed): void;
+  /** Starts a claimed attempt, leasing it a slot (the caller gave back what it held). */
+  start(pool: Pool, claimed: Claimed): void;
 }
 
 /** Inside `live`'s outcome unit: claims a task for the slot `live` frees, started on commit. */
@@ -28,7 +28,8 @@ export async function handOff(owner: SlotOwner, work: Work, live: LiveAttempt): 
   work.after(() => {
     // The slot changes hands: `live` no longer frees it when it finishes.
     live.holdsSlot = false;
-    owner.startOnSlot(pool, next);
+    pool.inFlight -= 1;
+    owner.start(pool, next);
   });
 }
 
@@ -40,14 +41,14 @@ export interface SlotReservation {
 }
 
 /**
- * Reserves a free slot of `poolName` for a unit about to run. The reservation counts in
- * `inFlight` while the unit runs, so a dispatcher claim in the same batch cannot take the slot
- * too; `settle` returns it if the unit claimed nothing or rolled back.
+ * Reserves a free slot of `poolName` for a unit about to run. The reservation counts against
+ * the capacity while the unit runs (`pool.reserved`), so a dispatcher claim in the same batch
+ * cannot take the slot too; `settle` returns it if the unit claimed nothing or rolled back.
  */
 export function reserveSlot(owner: SlotOwner, poolName: string): SlotReservation | null {
   const pool = owner.registry.pools.get(poolName);
-  if (!pool || pool.inFlight >= pool.capacity || !owner.mayClaim(pool)) return null;
-  pool.inFlight += 1;
+  if (!pool || freeSlots(pool) <= 0 || !owner.mayClaim(pool)) return null;
+  pool.reserved += 1;
   let held = true;
   return {
     async claim(work) {
@@ -55,14 +56,15 @@ export function reserveSlot(owner: SlotOwner, poolName: string): SlotReservation
       if (!next) return null;
       work.after(() => {
         held = false;
-        owner.startOnSlot(pool, next);
+        pool.reserved -= 1;
+        owner.start(pool, next);
       });
       return next;
     },
     settle() {
       if (!held) return;
       held = false;
-      pool.inFlight -= 1;
+      pool.reserved -= 1;
     },
   };
 }

@@ -2,9 +2,11 @@
 // later layers through `ContextExtensions`, so the context is ready for them without the engine
 // depending on human input or agent code.
 import type { TaskContext } from "../authoring/index.ts";
+import { attemptOwnsRow } from "./attempt-guard.ts";
 import { checkAskInput, checkLogInput, publishData } from "./context-inputs.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
 import type { RunRecord, TaskRecord } from "./domain.ts";
+import { Interrupt } from "./interrupt.ts";
 import { appendLog } from "./work-log.ts";
 
 export interface AttemptHandle {
@@ -45,16 +47,19 @@ export function buildTaskContext(handle: AttemptHandle, ext: ContextExtensions):
       // may have ended, and `run.cancelled` / `run.deleted` must stay the run's last word.
       if (live.abort.aborted) throw live.abort.reason;
       const kind = checkLogInput(text, opts);
-      const entry = await core.uow.run((work) =>
-        appendLog(work, {
+      const entry = await core.uow.run(async (work) => {
+        if (!(await attemptOwnsRow(work, task.id, live.claim))) return null;
+        return appendLog(work, {
           run_id: task.run_id,
           node: task.node,
           task_id: task.id,
           author: "engine",
           kind,
           text,
-        }),
-      );
+        });
+      });
+      // Stopped meanwhile: by now (after that commit) the stop's reason is set.
+      if (!entry) throw stoppedReason(handle);
       return entry.id;
     },
     ask: async (opts) => {
@@ -72,9 +77,15 @@ export function buildTaskContext(handle: AttemptHandle, ext: ContextExtensions):
       if (live.abort.aborted) return;
       void core.uow
         .run(async (work) => {
+          if (!(await attemptOwnsRow(work, task.id, live.claim))) return;
           work.emit(`plugin.${run.workflow}.${name}`, task.run_id, task.id, stored);
         })
         .catch(() => {});
     },
   };
+}
+
+/** Why a write of a stopped attempt was refused: its stop's reason, once that has fired. */
+export function stoppedReason(h: AttemptHandle): unknown {
+  return h.live.abort.reason ?? new Interrupt("ended");
 }

@@ -9,7 +9,7 @@ import { schemaIssues } from "../json-schema.ts";
 import type { AgentTask, AnswerPoll, Ask, AskOut, LogRef, Ok } from "../schemas/index.ts";
 import { logView } from "../views/records.ts";
 import type { AgentSessions } from "./agent-sessions.ts";
-import { authorizeTask } from "./task-tokens.ts";
+import { authorizeTask, requireStillLive } from "./task-tokens.ts";
 
 export const MAX_POLL_WAIT_S = 120;
 
@@ -59,16 +59,17 @@ export class AgentService {
 
   async appendLog(taskId: number, token: string | undefined, text: string): Promise<LogRef> {
     const task = await authorizeTask(this.engine, taskId, token);
-    const entry = await this.engine.uow.run((work) =>
-      appendLog(work, {
+    const entry = await this.engine.uow.run(async (work) => {
+      await requireStillLive(work.tx, task);
+      return appendLog(work, {
         run_id: task.run_id,
         node: task.node,
         task_id: task.id,
         author: "agent",
         kind: null,
         text,
-      }),
-    );
+      });
+    });
     return { log_id: entry.id };
   }
 
@@ -78,6 +79,7 @@ export class AgentService {
     if (session?.validate && !session.validate(payload)) {
       const errors = schemaIssues(session.validate.errors, ["body"]);
       await this.engine.uow.run(async (work) => {
+        await requireStillLive(work.tx, task);
         work.emit("submission.rejected", task.run_id, task.id, { node: task.node, errors });
       });
       throw new ServiceError(
@@ -90,6 +92,7 @@ export class AgentService {
       );
     }
     await this.engine.uow.run(async (work) => {
+      await requireStillLive(work.tx, task);
       const sub = await work.tx.insertSubmission({
         task_id: task.id,
         created: work.now,
@@ -114,6 +117,7 @@ export class AgentService {
     const options = normalizeOptions(body.options);
     const mode = options ? "options" : body.schema ? "form" : "text";
     const req = await this.engine.uow.run(async (work) => {
+      await requireStillLive(work.tx, task);
       const stored = await work.tx.insertRequest({
         run_id: task.run_id,
         task_id: task.id,

@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { EngineCore } from "../../engine/core.ts";
 import type { TaskRecord } from "../../engine/domain.ts";
+import type { StoreReader } from "../../engine/store.ts";
 import { ServiceError } from "../errors.ts";
 
 export const TOKEN_HEADER = "x-service-token";
@@ -44,4 +45,18 @@ export async function authorizeTask(
     throw new ServiceError("forbidden", REFUSED);
   }
   return task;
+}
+
+/**
+ * Inside the unit of work that writes for an agent: the attempt `task` (as authorized when the
+ * call arrived) is still live with the same token. The check on arrival is a read outside that
+ * unit; a cancel, move or delete committed in between ended the attempt, and the token died
+ * with it (403), rather than storing a write nobody will consume after the run's last event.
+ */
+export async function requireStillLive(tx: StoreReader, task: TaskRecord): Promise<void> {
+  const now = await tx.getTask(task.id);
+  const live = now && (now.status === "in_progress" || now.status === "waiting");
+  if (!live || now.token_hash !== task.token_hash || now.claim !== task.claim) {
+    throw new ServiceError("forbidden", REFUSED);
+  }
 }

@@ -1,0 +1,43 @@
+// The asks of one attempt waiting on a person now. A body may ask several people at once
+// (`Promise.all` of asks, or an agent's permission request beside the body's own ask): the
+// attempt waits on a person, holding no pool slot and with its node timeout clock stopped,
+// until the last of them is answered; only then does it take a slot back and resume, once.
+// Counted here, beside the live attempt, rather than in the store: the waits are this
+// process's promises.
+import type { LiveAttempt } from "./core.ts";
+
+export interface OpenWaits {
+  count: number;
+  /** Answered asks waiting for the others to be answered too. */
+  onNone: Array<() => void>;
+}
+
+const openWaits = new WeakMap<LiveAttempt, OpenWaits>();
+
+/** One more ask of `live` waits on a person. */
+export function enterWait(live: LiveAttempt): OpenWaits {
+  let waits = openWaits.get(live);
+  if (!waits) {
+    waits = { count: 0, onNone: [] };
+    openWaits.set(live, waits);
+  }
+  waits.count += 1;
+  return waits;
+}
+
+/** An ask stopped waiting (answered, or its wait ended); the last one lets the others go. */
+export function leaveWait(waits: OpenWaits): void {
+  waits.count -= 1;
+  if (waits.count === 0) for (const go of waits.onNone.splice(0)) go();
+}
+
+/** Resolves once no ask of the attempt waits on a person any more. */
+export function whenNoOtherWaits(waits: OpenWaits): Promise<void> {
+  if (waits.count === 0) return Promise.resolve();
+  return new Promise((go) => waits.onNone.push(go));
+}
+
+/** Whether an ask of `live` still waits on a person. */
+export function stillWaiting(live: LiveAttempt): boolean {
+  return (openWaits.get(live)?.count ?? 0) > 0;
+}
