@@ -3,6 +3,7 @@
 // or a log line. One refusal message for every bad token, so a caller learns nothing about
 // which tasks exist.
 import { createHash, randomBytes } from "node:crypto";
+import { ownedRow } from "../../engine/attempt-guard.ts";
 import type { EngineCore } from "../../engine/core.ts";
 import type { TaskRecord } from "../../engine/domain.ts";
 import type { StoreReader } from "../../engine/store.ts";
@@ -54,9 +55,6 @@ export async function authorizeTask(
  * with it (403), rather than storing a write nobody will consume after the run's last event.
  */
 export async function requireStillLive(tx: StoreReader, task: TaskRecord): Promise<void> {
-  const now = await tx.getTask(task.id);
-  const live = now && (now.status === "in_progress" || now.status === "waiting");
-  if (!live || now.token_hash !== task.token_hash || now.claim !== task.claim) {
-    throw new ServiceError("forbidden", REFUSED);
-  }
+  const row = await ownedRow(tx, task.id, task.claim);
+  if (row?.token_hash !== task.token_hash) throw new ServiceError("forbidden", REFUSED);
 }
