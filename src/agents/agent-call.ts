@@ -40,11 +40,15 @@ export class AgentCall {
   #conn: ClientConnection | null = null;
   /** Errors of the submissions refused during the current turn. */
   #rejections: unknown[] = [];
+  /** The submission the call resolves with, once a turn ended with one. */
+  #result: number | null = null;
 
   constructor(
     private readonly h: AttemptHandle,
     private readonly spec: AgentCallSpec,
     private readonly deps: AgentCallDeps,
+    /** The call's number within the attempt (its result is recorded under it). */
+    private readonly call: number,
   ) {
     this.#stats = new StatsCollector(h.task.node, h.task.attempt);
     this.#chunks = new ChunkWriter(h);
@@ -129,7 +133,10 @@ export class AgentCall {
       );
       this.#stats.turnUsage(res.usage);
       const latest = (await this.h.core.store.listSubmissions(this.h.task.id)).at(-1);
-      if (latest && latest.id > baseline) return latest.payload;
+      if (latest && latest.id > baseline) {
+        this.#result = latest.id;
+        return latest.payload;
+      }
       if (res.stopReason !== "end_turn") throw stopFailure(res.stopReason, this.spec.name);
       if (turn >= this.spec.repair) {
         const tries = turn === 0 ? "" : ` after ${turn} repair turns`;
@@ -170,7 +177,8 @@ export class AgentCall {
       const reason = failure === null ? null : reasonOf(failure);
       const stats = this.#stats.finish(this.#transcript.toolCalls, reason);
       // Stats are written while the process winds down: on shutdown the store closes soon.
-      await Promise.all([terminated, recordSessionEnd(this.h, this.spec.name, stats)]);
+      const result = this.#result === null ? null : { submission: this.#result, call: this.call };
+      await Promise.all([terminated, recordSessionEnd(this.h, this.spec.name, stats, result)]);
     } catch {
       // Recording is best effort (the run may have been deleted); the process still ends.
       await terminated;

@@ -26,10 +26,17 @@ export function createAgentExtension(options: AgentExtensionOptions): AgentExten
     sessions: options.sessions,
     version: options.version ?? "0.0.0",
   };
-  return async (handle: AttemptHandle, opts: Record<string, unknown>) => {
+  return async (handle: AttemptHandle, opts: Record<string, unknown>, call: number) => {
     const spec = parseAgentOptions(opts, options.agents);
+    // A call this attempt already finished (its body runs again after a restart) resolves with
+    // the submission it resolved with then, as an answered ask does: the agent is not run
+    // twice, and what the body did with that result (a person approving it) still holds.
+    const done = (await handle.core.store.listSubmissions(handle.task.id)).find(
+      (s) => s.agent_call === call,
+    );
+    if (done) return done.payload;
     openAgentSession(options.sessions, handle.task.id, spec);
-    return new AgentCall(handle, spec, deps).run();
+    return new AgentCall(handle, spec, deps, call).run();
   };
 }
 

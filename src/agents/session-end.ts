@@ -1,6 +1,7 @@
-// Recording the end of an agent session in one unit of work: the attempt's `stats` and the
-// cleared token hash (both guarded by the attempt's claim, so a newer claim of the row is never
-// touched), the `agent.stats` event and a `stats` work-log entry with a summary and the JSON.
+// Recording the end of an agent session in one unit of work: the attempt's `stats`, the
+// cleared token hash and the call's result (all guarded by the attempt's claim, so a newer claim
+// of the row is never touched), the `agent.stats` event and a `stats` work-log entry with a
+// summary and the JSON.
 import type { Json } from "../engine/domain.ts";
 import type { AttemptHandle } from "../engine/task-context.ts";
 import type { Work } from "../engine/unit-of-work.ts";
@@ -18,10 +19,15 @@ async function staleAgentRequests(work: Work, taskId: number): Promise<void> {
   }
 }
 
+/**
+ * `result`: the submission the call resolves with, recorded as call number `call`'s result in
+ * the same transaction, before `ctx.agent` resolves (agent-extension.ts reads it back).
+ */
 export async function recordSessionEnd(
   h: AttemptHandle,
   agent: string,
   stats: AgentStats,
+  result: { submission: number; call: number } | null = null,
 ): Promise<void> {
   const { core, task, live } = h;
   await core.uow.run(async (work) => {
@@ -31,6 +37,7 @@ export async function recordSessionEnd(
       const merged = mergeStats(row.stats, stats) as unknown as Record<string, Json>;
       await work.tx.updateTask(task.id, { stats: merged, token_hash: null }, { claim: live.claim });
       await staleAgentRequests(work, task.id);
+      if (result) await work.tx.markAgentResult(result.submission, result.call);
     }
     work.emit("agent.stats", task.run_id, task.id, { ...stats });
     await appendLog(work, {

@@ -185,6 +185,12 @@ export interface SubmissionRecord {
   task_id: number;
   created: number;
   payload: Json;
+  /**
+   * The `ctx.agent` call of its attempt (1, 2, ... in call order) that resolved with this
+   * submission, or null: a body that runs again after a restart gets that call's result back
+   * instead of starting its agent again (docs/agents.md, "After a restart").
+   */
+  agent_call: number | null;
 }
 
 /** A branch that reached a join. */

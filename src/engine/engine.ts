@@ -6,7 +6,8 @@
 // stops claiming, interrupts live attempts without writing their rows (`engine.stopping`),
 // and waits for them (bounded); the next start recovers them the same way. What an agent asked
 // (a permission, an HTTP ask) went with its session, which died with the process: those
-// requests go stale at start, and a task that waited only on them runs again.
+// requests go stale at start, its task token is revoked, and a task that waited only on them
+// runs again.
 
 import { askPerson, staleOpenRequests } from "./ask.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
@@ -87,6 +88,12 @@ export class Engine implements EngineCore {
       for (const t of [...stuck, ...waiting]) await staleOpenRequests(work, t.id, "agent");
       for (const t of stuck) {
         await work.tx.updateTask(t.id, { status: "ready", started: null, token_hash: null });
+      }
+      // Every agent session died with the process, and a token lives with its session: an
+      // attempt parked on its agent's permission request keeps waiting but loses the token, or
+      // the orphaned agent could still read, log and submit once the attempt is claimed again.
+      for (const t of waiting) {
+        if (t.token_hash !== null) await work.tx.updateTask(t.id, { token_hash: null });
       }
       if (stuck.length) {
         work.emit("engine.recovered", null, null, { task_ids: stuck.map((t) => t.id) });

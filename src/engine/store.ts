@@ -129,7 +129,11 @@ export interface StoreWriter extends StoreReader {
   appendLog(entry: Omit<LogRecord, "id">): Promise<LogRecord>;
   insertRequest(request: Omit<RequestRecord, "id">): Promise<RequestRecord>;
   updateRequest(id: number, patch: Partial<Omit<RequestRecord, "id">>): Promise<RequestRecord>;
-  insertSubmission(submission: Omit<SubmissionRecord, "id">): Promise<SubmissionRecord>;
+  insertSubmission(
+    submission: Omit<SubmissionRecord, "id" | "agent_call">,
+  ): Promise<SubmissionRecord>;
+  /** Marks a submission as the result of the attempt's `ctx.agent` call number `call`. */
+  markAgentResult(submissionId: number, call: number): Promise<void>;
   insertArrival(arrival: ArrivalRecord): Promise<void>;
   /** Records the join task enqueued for the arrivals of (run, join, fanout). */
   setJoinTask(runId: string, join: string, fanout: number, taskId: number): Promise<void>;

@@ -23,12 +23,14 @@ export interface ContextExtensions {
     opts: Parameters<TaskContext["ask"]>[0],
     ordinal: number,
   ): Promise<unknown>;
-  agent?(handle: AttemptHandle, opts: Record<string, unknown>): Promise<unknown>;
+  /** `call`: 1, 2, ... in the order the attempt's body calls `ctx.agent` (like ask ordinals). */
+  agent?(handle: AttemptHandle, opts: Record<string, unknown>, call: number): Promise<unknown>;
 }
 
 export function buildTaskContext(handle: AttemptHandle, ext: ContextExtensions): TaskContext {
   const { core, task, run, live } = handle;
   let asks = 0;
+  let agents = 0;
   return {
     task: {
       id: task.id,
@@ -70,7 +72,8 @@ export function buildTaskContext(handle: AttemptHandle, ext: ContextExtensions):
     },
     agent: (opts) => {
       if (!ext.agent) return Promise.reject(new Error("ctx.agent is not available on this server"));
-      return ext.agent(handle, opts);
+      agents += 1;
+      return ext.agent(handle, opts, agents);
     },
     publish: (name, data) => {
       const stored = publishData(name, data);

@@ -67,9 +67,24 @@ export function recordsContract(h: Harness): void {
         task_id: a.id,
         created: 1,
         payload: { answer: [1, { x: null }] },
+        agent_call: null,
       });
       expect(await h.store.listSubmissions(a.id)).toStrictEqual([s1, s3]);
       expect(await h.store.listSubmissions(b.id)).toStrictEqual([s2]);
+    });
+
+    it("marks a submission as the result of an agent call of its attempt", async () => {
+      const run = await addRun(h.store);
+      const task = await addTask(h.store, run.id);
+      const [first, second] = await h.store.transact(async (tx) => [
+        await tx.insertSubmission({ task_id: task.id, created: 1, payload: { draft: 1 } }),
+        await tx.insertSubmission({ task_id: task.id, created: 2, payload: { draft: 2 } }),
+      ]);
+      await h.store.transact((tx) => tx.markAgentResult(second.id, 1));
+      expect(await h.store.listSubmissions(task.id)).toStrictEqual([
+        first,
+        { ...second, agent_call: 1 },
+      ]);
     });
   });
 

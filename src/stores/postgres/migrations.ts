@@ -5,11 +5,13 @@
 import type pg from "pg";
 import type { Migration } from "../migration.ts";
 import { SCHEMA_V1 } from "./schema-v1.ts";
+import { SCHEMA_V2 } from "./schema-v2.ts";
 
 export type { Migration };
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "initial schema", sql: SCHEMA_V1 },
+  { version: 2, name: "results of agent calls", sql: SCHEMA_V2 },
 ];
 
 const VERSION_TABLE = `CREATE TABLE IF NOT EXISTS schema_version (

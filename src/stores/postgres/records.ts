@@ -14,6 +14,7 @@ const LIST_LOG = sql("SELECT * FROM log WHERE run_id = $1 ORDER BY id");
 const INSERT_SUBMISSION = sql(`
 INSERT INTO submissions (task_id, created, payload) VALUES ($1, $2, $3) RETURNING *`);
 const LIST_SUBMISSIONS = sql("SELECT * FROM submissions WHERE task_id = $1 ORDER BY id");
+const MARK_AGENT_RESULT = sql("UPDATE submissions SET agent_call = $1 WHERE id = $2");
 
 const GET_REQUEST = sql("SELECT * FROM requests WHERE id = $1");
 const INSERT_REQUEST = sql(`
@@ -59,10 +60,14 @@ export async function listLog(db: Db, runId: string): Promise<LogRecord[]> {
 
 export async function insertSubmission(
   db: Db,
-  entry: Omit<SubmissionRecord, "id">,
+  entry: Omit<SubmissionRecord, "id" | "agent_call">,
 ): Promise<SubmissionRecord> {
   const values = [entry.task_id, entry.created, json(entry.payload)];
   return toSubmission((await first(db, INSERT_SUBMISSION, values))!);
+}
+
+export async function markAgentResult(db: Db, id: number, call: number): Promise<void> {
+  await db.run(MARK_AGENT_RESULT, [call, id]);
 }
 
 export async function listSubmissions(db: Db, taskId: number): Promise<SubmissionRecord[]> {

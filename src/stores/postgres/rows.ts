@@ -93,7 +93,13 @@ export function toRequest(r: Row): RequestRecord {
 }
 
 export function toSubmission(r: Row): SubmissionRecord {
-  return { id: r.id, task_id: r.task_id, created: r.created, payload: r.payload };
+  return {
+    id: r.id,
+    task_id: r.task_id,
+    created: r.created,
+    payload: r.payload,
+    agent_call: r.agent_call ?? null,
+  };
 }
 
 export function toEvent(r: Row): EventRecord {

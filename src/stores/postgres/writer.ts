@@ -70,8 +70,13 @@ export class PgWriter extends PgReader implements StoreWriter {
   updateRequest(id: number, patch: Partial<Omit<RequestRecord, "id">>): Promise<RequestRecord> {
     return records.updateRequest(this.db, id, patch);
   }
-  insertSubmission(submission: Omit<SubmissionRecord, "id">): Promise<SubmissionRecord> {
+  insertSubmission(
+    submission: Omit<SubmissionRecord, "id" | "agent_call">,
+  ): Promise<SubmissionRecord> {
     return records.insertSubmission(this.db, submission);
+  }
+  markAgentResult(submissionId: number, call: number): Promise<void> {
+    return records.markAgentResult(this.db, submissionId, call);
   }
   insertArrival(arrival: ArrivalRecord): Promise<void> {
     return arrivals.insertArrival(this.db, arrival);

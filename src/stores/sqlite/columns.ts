@@ -87,6 +87,7 @@ export const submissionCodec = makeCodec<SubmissionRecord>({
   task_id: "plain",
   created: "plain",
   payload: "json",
+  agent_call: "plain",
 });
 
 export const eventCodec = makeCodec<EventRecord>({

@@ -17,6 +17,8 @@ RETURNING *`;
 
 const LIST_SUBMISSIONS = "SELECT * FROM submissions WHERE task_id = ? ORDER BY id";
 
+const MARK_AGENT_RESULT = "UPDATE submissions SET agent_call = ? WHERE id = ?";
+
 export function logReads(db: Database.Database) {
   const log = new RecordQuery(db, LIST_LOG, logCodec);
   const submissions = new RecordQuery(db, LIST_SUBMISSIONS, submissionCodec);
@@ -29,10 +31,14 @@ export function logReads(db: Database.Database) {
 export function logWrites(db: Database.Database) {
   const log = new RecordQuery(db, INSERT_LOG, logCodec);
   const submission = new RecordQuery(db, INSERT_SUBMISSION, submissionCodec);
+  const mark = db.prepare<[number, number]>(MARK_AGENT_RESULT);
   return {
     appendLog: (entry: Omit<LogRecord, "id">): LogRecord => log.get(logCodec.encodeAll(entry))!,
-    insertSubmission: (entry: Omit<SubmissionRecord, "id">): SubmissionRecord =>
-      submission.get(submissionCodec.encodeAll(entry))!,
+    insertSubmission: (entry: Omit<SubmissionRecord, "id" | "agent_call">): SubmissionRecord =>
+      submission.get(submissionCodec.encodeAll({ ...entry, agent_call: null }))!,
+    markAgentResult: (id: number, call: number): void => {
+      mark.run(call, id);
+    },
   };
 }
 

@@ -6,12 +6,14 @@ import type Database from "better-sqlite3";
 import type { Migration } from "../migration.ts";
 import { SCHEMA_V1 } from "./schema-v1.ts";
 import { SCHEMA_V2 } from "./schema-v2.ts";
+import { SCHEMA_V3 } from "./schema-v3.ts";
 
 export type { Migration };
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "initial schema", sql: SCHEMA_V1 },
   { version: 2, name: "status index of going attempts only", sql: SCHEMA_V2 },
+  { version: 3, name: "results of agent calls", sql: SCHEMA_V3 },
 ];
 
 export function schemaVersion(db: Database.Database): number {

@@ -115,8 +115,13 @@ export class SqliteWriter extends SqliteReader implements StoreWriter {
   async updateRequest(id: number, patch: Partial<Omit<RequestRecord, "id">>) {
     return this.#w.requests.update(id, patch);
   }
-  async insertSubmission(submission: Omit<SubmissionRecord, "id">): Promise<SubmissionRecord> {
+  async insertSubmission(
+    submission: Omit<SubmissionRecord, "id" | "agent_call">,
+  ): Promise<SubmissionRecord> {
     return this.#w.log.insertSubmission(submission);
+  }
+  async markAgentResult(submissionId: number, call: number): Promise<void> {
+    this.#w.log.markAgentResult(submissionId, call);
   }
   async insertArrival(arrival: ArrivalRecord): Promise<void> {
     this.#w.misc.insertArrival(arrival);

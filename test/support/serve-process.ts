@@ -1,0 +1,73 @@
+// `yardmaster serve` as a real process in a folder of its own, for the crash tests: they SIGKILL
+// it and start it again on the same store. Plus a small JSON client and the agent command they
+// configure: the scripted ACP agent behind a shell that leaves its task token (`token`) and its
+// pid, which is also its process group (`agent.pid`; exec keeps the pid), in the folder, and
+// counts the agents started (`starts`).
+import { type ChildProcess, spawn } from "node:child_process";
+import { resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { SCRIPTED_AGENT } from "./agent-server.ts";
+
+const BIN = resolve("bin/yardmaster.mjs");
+
+export interface Served {
+  url: string;
+  child: ChildProcess;
+  exited: Promise<unknown>;
+}
+
+export const AGENT_COMMAND = JSON.stringify([
+  "sh",
+  "-c",
+  `printf %s "$YARDMASTER_TOKEN" > token; echo $$ > agent.pid; echo $$ >> starts; exec node ${SCRIPTED_AGENT}`,
+]);
+
+/** Starts `yardmaster serve` in `dir` (its `yardmaster.toml`); `children` collects it for cleanup. */
+export async function serveIn(dir: string, children: ChildProcess[]): Promise<Served> {
+  const child = spawn(process.execPath, [BIN, "serve"], {
+    cwd: dir,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  children.push(child);
+  const exited = new Promise((done) => child.once("exit", done));
+  const line = await new Promise<string>((done, fail) => {
+    createInterface({ input: child.stdout! }).once("line", done);
+    void exited.then(() => fail(new Error("yardmaster serve exited before it was ready")));
+  });
+  return { url: /listening on (\S+)/.exec(line)![1], child, exited };
+}
+
+/** SIGKILL: nothing of the process runs after this, no stop handler, no last commit. */
+export async function crash(served: Served): Promise<void> {
+  served.child.kill("SIGKILL");
+  await served.exited;
+}
+
+export async function stop(served: Served): Promise<void> {
+  served.child.kill("SIGTERM");
+  await served.exited;
+}
+
+export function killAll(children: ChildProcess[]): void {
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  }
+}
+
+export async function call(
+  url: string,
+  path: string,
+  init: RequestInit = {},
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(url + path, init);
+  return { status: res.status, body: await res.json().catch(() => null) };
+}
+
+export const post = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+  method: "POST",
+  headers: { "content-type": "application/json", ...headers },
+  body: JSON.stringify(body),
+});
+
+/** A fixed port, so an orphaned agent's URL reaches the restarted server too. */
+export const somePort = () => 20000 + Math.floor(Math.random() * 20000);
