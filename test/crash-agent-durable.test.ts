@@ -10,10 +10,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  AGENT_COMMAND,
+  agentConfig,
   call,
   crash,
   killAll,
+  pendingOf,
   post,
   serveIn,
   somePort,
@@ -33,24 +34,10 @@ vetted.node({ start: true }, async function review({}, input: { title: string },
 });
 `;
 
-const config = (port: number) => `[server]
-host = "127.0.0.1"
-port = ${port}
-[pools.default]
-capacity = 2
-[workflows.vetted]
-target = "vetted.ts:vetted"
-[agents.default]
-command = ${AGENT_COMMAND}
-`;
-
 afterEach(() => {
   killAll(children);
   rmSync(dir, { recursive: true, force: true });
 });
-
-const pendingOf = async (url: string, runId: string) =>
-  (await call(url, `/api/requests?pending=true&run=${runId}`)).body[0];
 
 describe("a finished agent call survives a SIGKILL", () => {
   it("the body run again after the restart gets the draft the person approved", {
@@ -58,7 +45,7 @@ describe("a finished agent call survives a SIGKILL", () => {
   }, async () => {
     dir = mkdtempSync(join(tmpdir(), "ym-crash-durable-"));
     writeFileSync(join(dir, "vetted.ts"), WORKFLOW);
-    writeFileSync(join(dir, "yardmaster.toml"), config(somePort()));
+    writeFileSync(join(dir, "yardmaster.toml"), agentConfig("vetted", somePort()));
     const first = await serveIn(dir, children);
     const script = { turns: [[{ submit: { draft: "first" } }]] };
     const runs = "/api/workflows/vetted/runs";

@@ -9,10 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  AGENT_COMMAND,
+  agentConfig,
   call,
   crash,
   killAll,
+  pendingOf,
   post,
   serveIn,
   somePort,
@@ -37,24 +38,10 @@ guarded.node({ start: true }, async function consult({}, input: { title: string 
 });
 `;
 
-const config = (port: number) => `[server]
-host = "127.0.0.1"
-port = ${port}
-[pools.default]
-capacity = 2
-[workflows.guarded]
-target = "guarded.ts:guarded"
-[agents.default]
-command = ${AGENT_COMMAND}
-`;
-
 afterEach(() => {
   killAll(children);
   rmSync(dir, { recursive: true, force: true });
 });
-
-const pendingOf = async (url: string, runId: string) =>
-  (await call(url, `/api/requests?pending=true&run=${runId}`)).body[0];
 
 describe("a SIGKILL ends every agent session", () => {
   it("the token of an agent parked on a permission is refused after recovery", {
@@ -63,7 +50,7 @@ describe("a SIGKILL ends every agent session", () => {
     dir = mkdtempSync(join(tmpdir(), "ym-crash-token-"));
     const gate = join(dir, "gate");
     writeFileSync(join(dir, "guarded.ts"), workflowFile(gate));
-    writeFileSync(join(dir, "yardmaster.toml"), config(somePort()));
+    writeFileSync(join(dir, "yardmaster.toml"), agentConfig("guarded", somePort()));
     writeFileSync(gate, "");
     const first = await serveIn(dir, children);
     const script = { turns: [[{ permission: "deploy" }, { submit: "$permission" }]] };

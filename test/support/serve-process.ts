@@ -71,3 +71,19 @@ export const post = (body: unknown, headers: Record<string, string> = {}): Reque
 
 /** A fixed port, so an orphaned agent's URL reaches the restarted server too. */
 export const somePort = () => 20000 + Math.floor(Math.random() * 20000);
+
+/** A config serving the one workflow `name` (from `<name>.ts`) with the agent above, on `port`. */
+export const agentConfig = (name: string, port: number) => `[server]
+host = "127.0.0.1"
+port = ${port}
+[pools.default]
+capacity = 2
+[workflows.${name}]
+target = "${name}.ts:${name}"
+[agents.default]
+command = ${AGENT_COMMAND}
+`;
+
+/** The first pending request of run `runId`. */
+export const pendingOf = async (url: string, runId: string) =>
+  (await call(url, `/api/requests?pending=true&run=${runId}`)).body[0];
