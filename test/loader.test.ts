@@ -51,7 +51,7 @@ describe("load stages", () => {
     temp.write("throws.ts", 'throw new Error("exploded while importing");\n');
     await expectStage("nope.ts:x", "import", new RegExp(`file not found: .*${path.sep}nope\\.ts`));
     await expectStage("syntax.ts:x", "import", /syntax\.ts.*(Unexpected|Expected)/s);
-    await expectStage("./throws.ts:x", "import", /^exploded while importing$/);
+    await expectStage("./throws.ts:x", "import", /^Error: exploded while importing$/);
     await expectStage("no-such-package:x", "import", /Cannot find package 'no-such-package'/);
   });
 
