@@ -4,13 +4,18 @@
 // writes) reads the 413 instead of a connection reset. Long answers are not cut: an event
 // stream outlives the request timeout. Waits are bounded, never measured.
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { killAll, post, type Served, serveIn } from "./support/serve-process.ts";
+import {
+  FLOW_ROW,
+  flowFolder,
+  killAll,
+  post,
+  type Served,
+  serveIn,
+} from "./support/serve-process.ts";
 import { eventually } from "./support/server-harness.ts";
 
 let dir: string;
@@ -26,18 +31,7 @@ afterEach(() => {
 
 /** `yardmaster serve` with `serverKeys` in its [server] table and one workflow, `flow`. */
 async function serve(serverKeys: string): Promise<Served> {
-  dir = mkdtempSync(join(tmpdir(), "ym-limits-"));
-  writeFileSync(
-    join(dir, "flow.ts"),
-    `import { workflow } from "yardmaster";
-export const flow = workflow("flow");
-flow.node({ start: true }, async function only() { return 1; });
-`,
-  );
-  writeFileSync(
-    join(dir, "yardmaster.toml"),
-    `[server]\nhost = "127.0.0.1"\nport = 0\n${serverKeys}\n[workflows.flow]\ntarget = "flow.ts:flow"\n`,
-  );
+  dir = flowFolder("ym-limits-", serverKeys, FLOW_ROW);
   return serveIn(dir, children);
 }
 

@@ -3,11 +3,10 @@
 // the folder 0700 and the store, its WAL and shared-memory files, its lock and the token 0600.
 // A persisted registration keeps the configuration file's own mode.
 import type { ChildProcess } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { call, killAll, post, serveIn, stop } from "./support/serve-process.ts";
+import { call, flowFolder, killAll, post, serveIn, stop } from "./support/serve-process.ts";
 
 let dir: string;
 const children: ChildProcess[] = [];
@@ -21,18 +20,7 @@ const modeOf = (path: string) => statSync(path).mode & 0o777;
 it("creates the store, its companions and the token private to the user", {
   timeout: 30_000,
 }, async () => {
-  dir = mkdtempSync(join(tmpdir(), "ym-modes-"));
-  writeFileSync(
-    join(dir, "flow.ts"),
-    `import { workflow } from "yardmaster";
-export const flow = workflow("flow");
-flow.node({ start: true }, async function only() { return 1; });
-`,
-  );
-  writeFileSync(
-    join(dir, "yardmaster.toml"),
-    '[server]\nhost = "127.0.0.1"\nport = 0\nrequire_token = true\n',
-  );
+  dir = flowFolder("ym-modes-", "require_token = true");
   chmodSync(join(dir, "yardmaster.toml"), 0o640);
   const umask = process.umask(0o022);
   let served: Awaited<ReturnType<typeof serveIn>>;
