@@ -40,7 +40,7 @@ export function targetPlace(place: string | TargetPlace): TargetPlace {
   return typeof place === "string" ? { baseDir: place, roots: [place] } : place;
 }
 
-export function isInside(root: string, candidate: string): boolean {
+function isInside(root: string, candidate: string): boolean {
   const rel = path.relative(root, candidate);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
