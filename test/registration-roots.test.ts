@@ -96,6 +96,12 @@ describe("a registration target comes from inside the workflow roots", () => {
     );
   });
 
+  it("refuses a package subpath that walks out of its package", async () => {
+    for (const target of ["packed-flows/../../x:x", "packed-flows/%2e%2e/x:x", "#flows:x"]) {
+      expect(await refused(target)).toMatch(/is not a package name/);
+    }
+  });
+
   it("does not look for a package above the roots", async () => {
     // s.dir sits in the temp folder; a package installed there is outside the root.
     const marker = path.join(elsewhere, "above-ran");

@@ -97,7 +97,13 @@ async function placePackage(
   roots: string[],
 ): Promise<PlacedTarget> {
   const name = PACKAGE_SPECIFIER.exec(specifier)?.[1];
-  if (name === undefined) {
+  // A subpath walking up (`pkg/../../x`) or encoded would leave the package folder checked here.
+  const segments = specifier.split("/");
+  if (
+    name === undefined ||
+    segments.some((s) => s === "." || s === ".." || s === "") ||
+    /[%\\]/.test(specifier)
+  ) {
     throw new TargetPlaceError("target", `"${specifier}" is not a package name`);
   }
   for (const root of roots) {
