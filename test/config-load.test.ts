@@ -167,11 +167,13 @@ describe("loadConfig limits and workflow roots", () => {
     }).toEqual({ ...DEFAULT_CONNECTION_LIMITS, maxEventStreams: DEFAULT_MAX_EVENT_STREAMS });
   });
 
-  it("refuses a header timeout longer than the request timeout, and a zero", async () => {
+  it("refuses a header timeout set longer than the request timeout, and a zero", async () => {
     await writeConfig("[server]\nheader_timeout = 90\nrequest_timeout = 60\n");
     expect(await failure(loadConfig({ cwd: dir }))).toMatch(
       /server\.header_timeout: expected at most request_timeout \(60 seconds\)/,
     );
+    await writeConfig("[server]\nrequest_timeout = 5\n");
+    expect((await loadConfig({ cwd: dir })).server.headerTimeoutMs).toBe(5000);
     await writeConfig("[server]\nkeep_alive_timeout = 0\n");
     expect(await failure(loadConfig({ cwd: dir }))).toMatch(
       /server\.keep_alive_timeout: expected a number of seconds > 0/,

@@ -83,7 +83,11 @@ function buildServer(content: ConfigFile, ctx: BuildContext): ServerSettings {
     sseReplayCap: s.sse_replay_cap ?? DEFAULTS.sseReplayCap,
     tokenFile: resolve(ctx.configDir, s.token_file ?? DEFAULTS.tokenFile),
     workflowRoots: workflowRoots(s.workflow_roots, ctx),
-    headerTimeoutMs: ms(s.header_timeout ?? DEFAULTS.headerTimeout),
+    // Unset, the header timeout follows a request timeout set below its default.
+    headerTimeoutMs: ms(
+      s.header_timeout ??
+        Math.min(DEFAULTS.headerTimeout, s.request_timeout ?? DEFAULTS.requestTimeout),
+    ),
     requestTimeoutMs: ms(s.request_timeout ?? DEFAULTS.requestTimeout),
     keepAliveTimeoutMs: ms(s.keep_alive_timeout ?? DEFAULTS.keepAliveTimeout),
     maxConnections: s.max_connections ?? DEFAULTS.maxConnections,
