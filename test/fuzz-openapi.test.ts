@@ -28,22 +28,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Fixture, type FixtureState, startFixture } from "./support/fuzz-fixture.ts";
 import {
   type Credentials,
-  describeRequest,
-  excerpt,
   type FuzzRequest,
   type Operation,
   operationsOf,
   requestFor,
-  send,
 } from "./support/fuzz-requests.ts";
 import { KNOWN_KEYWORDS, type SchemaContext, schemaKeywords } from "./support/fuzz-schema.ts";
+import { describeRequest, excerpt, send } from "./support/fuzz-send.ts";
+import { confineTarget, targetArbitrary } from "./support/fuzz-targets.ts";
 import { errorCatalogue, healthAnswers, pollHealth, problemWith } from "./support/fuzz-verdicts.ts";
 import { crash, killAll, stop } from "./support/serve-process.ts";
 import { eventually } from "./support/server-harness.ts";
 
 /** The fixed seed; YM_FUZZ_SEED picks another one to explore (a report names the one used). */
 const SEED = Number(process.env.YM_FUZZ_SEED ?? 20_20_0620);
-const CASES_PER_OPERATION = 8;
+const CASES_PER_OPERATION = 10;
 /** Bounds on waiting, never assertions about speed: they keep a hung server from hanging the test. */
 const HEALTH_BOUND_MS = 2_000;
 const REQUEST_BOUND_MS = 15_000;
@@ -68,10 +67,17 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-// Operations that cancel or remove what others need go last, so fewer re-seeds are needed.
+// Operations run in this order: reads, then writes, then answers (after the agent's asks, so a
+// request opened with a hostile schema gets answered), then what cancels or removes things
+// others need, so that fewer re-seeds are needed. The event stream goes last: a glob that
+// backtracks can stop the server for good, and must not hide what the others would find.
 const WRECKS = /\/(cancel|status|move)$/;
-const order = (op: Operation) =>
-  op.method === "GET" ? 0 : op.method === "DELETE" || WRECKS.test(op.path) ? 2 : 1;
+function order(op: Operation): number {
+  if (op.path === "/api/events") return 4;
+  if (op.method === "GET") return 0;
+  if (op.path.endsWith("/answer")) return 2;
+  return op.method === "DELETE" || WRECKS.test(op.path) ? 3 : 1;
+}
 
 /** One seed per operation, from its name: adding an operation does not reshuffle the others. */
 function seedFor(op: Operation): number {
@@ -84,12 +90,13 @@ const isPoll = (op: Operation) => op.path === "/api/agent/tasks/{task_id}/reques
 
 function contextFor(op: Operation, s: FixtureState): SchemaContext {
   const agentRoute = op.path.startsWith("/api/agent/");
-  const names = op.path.includes("/actions/")
-    ? s.actions
+  // On a plugin route `wf` and `name` are a workflow with that kind of plugin and its names.
+  const kind = op.path.includes("/actions/")
+    ? "actions"
     : op.path.includes("/panels/")
-      ? s.panels
-      : s.workflows;
-  const allowed = new Set(fixture.targets);
+      ? "panels"
+      : undefined;
+  const owners = kind ? s.plugins.filter((p) => p[kind].length) : [];
   return {
     components: spec.components.schemas,
     hints: {
@@ -97,29 +104,32 @@ function contextFor(op: Operation, s: FixtureState): SchemaContext {
       run: s.runIds,
       task_id: agentRoute ? [s.agent.taskId] : [...s.taskIds, s.agent.taskId],
       request_id: agentRoute ? s.agent.requestIds : s.requestIds,
-      name: names,
-      wf: [...s.workflows, "_builtin"],
+      name: kind ? owners.flatMap((p) => p[kind]) : s.workflows,
+      wf: kind ? owners.map((p) => p.workflow) : s.workflows,
       workflow: s.workflows,
       node: s.nodes,
-      target: fixture.targets,
+      target: targetArbitrary(dir, fixture.workflows),
       pool: ["default", "agents"],
       option_id: ["yes", "no"],
+      // Replay from the start: a stream filter then meets every stored event at once.
+      after: [0],
     },
-    // A registration target may name only files in the temp folder: anything else with a colon
-    // becomes a path below it, keeping its hostile characters but never leaving the folder.
-    confine: {
-      target: (v) =>
-        typeof v === "string" && v.includes(":") && !allowed.has(v)
-          ? join(dir, "fuzzed", v.replaceAll("..", "_"))
-          : v,
-    },
+    confine: { target: confineTarget(dir) },
   };
 }
 
 interface CaseLog {
   count: number;
+  /** The case in flight, and the one before it (a stall may start after its case answered). */
   sending: string;
+  previous: string;
   wedged: boolean;
+}
+
+/** Whether the server answers /api/health now, or within 30 s (a slow case may still be running). */
+async function recovers(): Promise<boolean> {
+  const answers = () => healthAnswers(fixture.served.url, HEALTH_BOUND_MS);
+  return (await answers()) || eventually(answers, "health", 30_000).catch(() => false);
 }
 
 /** Sends one case and throws what it broke; a server that stopped answering ends the fuzz. */
@@ -131,23 +141,29 @@ async function checkCase(
 ): Promise<void> {
   if (log.wedged) return; // nothing answers any more; the first failure is the one to report
   log.count++;
+  log.previous = log.sending;
   log.sending = describeRequest(req, creds);
   const reply = await send(fixture.served.url, req, isPoll(op) ? POLL_BOUND_MS : REQUEST_BOUND_MS);
   const problem =
     isPoll(op) && reply.kind === "unanswered" ? undefined : problemWith(reply, catalogue);
   const answer = reply.kind === "answered" ? `\n  answer: ${excerpt(reply.text)}` : "";
   if (!(await healthAnswers(fixture.served.url, HEALTH_BOUND_MS))) {
-    const back = await eventually(
-      () => healthAnswers(fixture.served.url, HEALTH_BOUND_MS),
-      "health",
-      30_000,
-    ).catch(() => false);
-    if (!back) log.wedged = true;
+    log.wedged = !(await recovers());
+    const gone = log.wedged ? " and still did not 30 s later" : "";
+    const shape = problem ?? "the case itself was answered in shape";
     throw new Error(
-      `/api/health did not answer within ${HEALTH_BOUND_MS} ms after this case${back ? "" : " (nor for 30 s more)"}; ${problem ?? "the case itself was answered in shape"}${answer}`,
+      `/api/health did not answer within ${HEALTH_BOUND_MS} ms after this case${gone}; ${shape}${answer}`,
     );
   }
   if (problem) throw new Error(`${problem}${answer}`);
+}
+
+/** Still a working server: a plain run goes through to completion. */
+async function runAfterTheFuzz(): Promise<true> {
+  await fixture.refresh();
+  const { body } = await fixture.api("POST", "/api/workflows/chain/runs", { title: "after" });
+  const status = async () => (await fixture.api("GET", `/api/runs/${body.run_id}`)).body.status;
+  return eventually(async () => (await status()) === "completed", "the run to complete", 30_000);
 }
 
 function report(op: Operation, details: fc.RunDetails<[FuzzRequest]>, creds: Credentials): string {
@@ -176,12 +192,20 @@ describe("fuzzing every operation of /openapi.json", () => {
     const ops = operationsOf(spec).sort((a, b) => order(a) - order(b));
     expect(ops.length).toBeGreaterThan(30);
     const failures: string[] = [];
-    const log: CaseLog = { count: 0, sending: "nothing yet", wedged: false };
+    const log: CaseLog = { count: 0, sending: "nothing yet", previous: "nothing", wedged: false };
     let generated = 0;
     const started = Date.now();
     const poller = pollHealth(fixture.served.url, HEALTH_BOUND_MS, () => log.sending);
     for (const op of ops) {
-      const state = await fixture.refresh();
+      log.sending = `(no case: re-seeding the fixture before ${op.method} ${op.path})`;
+      const state = await fixture.refresh().catch((err: Error) => err);
+      if (state instanceof Error) {
+        failures.push(
+          `Re-seeding the fixture before ${op.method} ${op.path} failed: ${state.message}`,
+        );
+        log.wedged = !(await recovers());
+        break;
+      }
       const ctx = contextFor(op, state);
       const schemas = [...op.params.map((p) => p.schema), ...(op.body ? [op.body] : [])];
       const unknown = schemas.flatMap((s) =>
@@ -204,34 +228,29 @@ describe("fuzzing every operation of /openapi.json", () => {
       generated += details.numRuns;
       if (details.failed) failures.push(report(op, details, creds));
       if (log.wedged) {
+        const left = ops.length - ops.indexOf(op) - 1;
         failures.push(
-          `The server stopped answering; ${ops.length - ops.indexOf(op) - 1} operations were not fuzzed.`,
+          `The server stopped answering (the case before the last one:\n${log.previous}); ${left} operations were not fuzzed.`,
         );
         break;
       }
     }
     await poller.stop();
+    if (!log.wedged && !(await recovers())) {
+      log.wedged = true;
+      failures.push(
+        `The server stopped answering after the last cases:\n${log.previous}\n${log.sending}`,
+      );
+    }
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     console.log(
       `fuzz: ${generated} cases (${log.count} requests with shrinking) over ${ops.length} operations in ${seconds} s, seed ${SEED}`,
     );
-    failures.push(
-      ...poller.misses.map((m) => `/api/health went unanswered for ${HEALTH_BOUND_MS} ms ${m}`),
-    );
+    failures.push(...poller.misses);
 
     if (!log.wedged) {
-      // Still a working server: a plain run goes through to completion.
-      await fixture.refresh();
-      const { body } = await fixture.api("POST", "/api/workflows/chain/runs", {
-        title: "after the fuzz",
-      });
-      const completed = await eventually(
-        async () =>
-          (await fixture.api("GET", `/api/runs/${body.run_id}`)).body.status === "completed",
-        "a run submitted after the fuzz to complete",
-        30_000,
-      ).catch((err: Error) => err.message);
-      if (completed !== true) failures.push(`After the fuzz: ${completed}`);
+      const after = await runAfterTheFuzz().catch((err: Error) => err.message);
+      if (after !== true) failures.push(`After the fuzz, a plain run did not complete: ${after}`);
     }
     const stopped = await Promise.race([
       stop(fixture.served).then(() => true),

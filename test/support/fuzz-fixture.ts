@@ -59,6 +59,9 @@ agentic.node({ start: true }, async function delegate({}, _input: unknown, ctx) 
 });
 `;
 
+/** A bound on each of the fixture's own calls, so a server that stopped answering fails the test. */
+const CALL_BOUND_MS = 20_000;
+
 /** Each seeded workflow and its pool: the agent has a pool of its own, so it never starves the rest. */
 const POOLS: Record<string, string> = {
   chain: "default",
@@ -95,8 +98,8 @@ export interface FixtureState {
   requestIds: number[];
   workflows: string[];
   nodes: string[];
-  actions: string[];
-  panels: string[];
+  /** What the plugin manifest lists, by workflow (`_builtin` included). */
+  plugins: Array<{ workflow: string; actions: string[]; panels: string[] }>;
   agent: { taskId: number; token: string; requestIds: number[] };
   /** Task tokens of agent attempts that have ended. */
   staleTokens: string[];
@@ -107,8 +110,8 @@ export interface Fixture {
   dir: string;
   store: string;
   operator: string;
-  /** Targets inside the temp folder, for registration bodies. */
-  targets: string[];
+  /** The seeded workflows' names. */
+  workflows: string[];
   api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   refresh(): Promise<FixtureState>;
 }
@@ -121,18 +124,11 @@ export async function startFixture(dir: string, children: ChildProcess[]): Promi
   const operator = readFileSync(join(dir, ".yardmaster", "operator-token"), "utf8").trim();
   const api: Fixture["api"] = (method, path, body) =>
     call(served.url, path, {
+      signal: AbortSignal.timeout(CALL_BOUND_MS),
       method,
       headers: { authorization: `Bearer ${operator}`, "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  const targets = [
-    ...Object.keys(POOLS).map((name) => `${join(dir, "flows.ts")}:${name}`),
-    `${join(dir, "flows.ts")}:nothing`,
-    `${join(dir, "missing.ts")}:chain`,
-    `${join(dir, "yardmaster.toml")}:chain`,
-    "flows.ts:chain",
-    "data:text/javascript,export const w = 1;:w",
-  ];
   const staleTokens: string[] = [];
   let agent: FixtureState["agent"] | undefined;
 
@@ -182,6 +178,7 @@ export async function startFixture(dir: string, children: ChildProcess[]): Promi
       for (const task of detail.tasks ?? []) {
         if (task.status !== "in_progress") continue;
         const own = await call(served.url, `/api/agent/tasks/${task.id}`, {
+          signal: AbortSignal.timeout(CALL_BOUND_MS),
           headers: { "x-service-token": token },
         });
         if (own.status !== 200) continue;
@@ -199,6 +196,7 @@ export async function startFixture(dir: string, children: ChildProcess[]): Promi
   async function ensureAgent(): Promise<void> {
     if (agent) {
       const own = await call(served.url, `/api/agent/tasks/${agent.taskId}`, {
+        signal: AbortSignal.timeout(CALL_BOUND_MS),
         headers: { "x-service-token": agent.token },
       });
       if (own.status === 200) return;
@@ -227,6 +225,7 @@ export async function startFixture(dir: string, children: ChildProcess[]): Promi
       nodes: Record<string, unknown>;
     }>;
     const plugins = (await api("GET", "/api/plugins")).body as Array<{
+      workflow: string;
       actions: Array<{ name: string }>;
       panels: Array<{ name: string }>;
     }>;
@@ -236,8 +235,11 @@ export async function startFixture(dir: string, children: ChildProcess[]): Promi
       requestIds: requests.map((r) => r.id).slice(-8),
       workflows: workflows.map((w) => w.name),
       nodes: [...new Set(workflows.flatMap((w) => Object.keys(w.nodes)))],
-      actions: plugins.flatMap((p) => p.actions.map((a) => a.name)),
-      panels: plugins.flatMap((p) => p.panels.map((a) => a.name)),
+      plugins: plugins.map((p) => ({
+        workflow: p.workflow,
+        actions: p.actions.map((a) => a.name),
+        panels: p.panels.map((a) => a.name),
+      })),
       agent: agent!,
       staleTokens: [...staleTokens],
     };
@@ -253,5 +255,6 @@ export async function startFixture(dir: string, children: ChildProcess[]): Promi
     );
   }
   await submit("former");
-  return { served, dir, store: join(dir, "store.db"), operator, targets, api, refresh };
+  const workflows = Object.keys(POOLS);
+  return { served, dir, store: join(dir, "store.db"), operator, workflows, api, refresh };
 }

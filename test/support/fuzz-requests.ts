@@ -1,7 +1,6 @@
 // Requests for the OpenAPI fuzz test: one arbitrary per operation of /openapi.json, built from its
 // path and query parameter schemas, its security schemes (the operator bearer token, the task
-// token header, the event stream's access_token) and its request body schema; plus sending a
-// request with a bounded wait, and printing it for a failure report with the tokens masked.
+// token header, the event stream's access_token) and its request body schema.
 import fc from "fast-check";
 import { hostileString, malformedBody, RawSegment, starGlobs, toJsonText } from "./fuzz-hostile.ts";
 import { type JsonSchema, paramTextFor, type SchemaContext, valueFor } from "./fuzz-schema.ts";
@@ -77,17 +76,33 @@ const HEAD_TEXT_MAX = 24_000;
 
 const hugeHeader = fc.integer({ min: 1, max: HEAD_TEXT_MAX }).map((n) => "a".repeat(n));
 
-// Header values must be tabs and bytes 0x20-0xFF but DEL, or fetch refuses to send them.
+// Any byte but CR and LF (which would start another header line); those fetch refuses go over a
+// plain socket (fuzz-send.ts).
 const headerText = fc
   .string({ unit: "binary-ascii", maxLength: 40 })
-  .map((s) => s.replace(/[^\t\x20-\x7E\x80-\xFF]/g, ""));
+  .map((s) => s.replace(/[\r\n]/g, ""));
 
 /** A URL carries a few values; each is cut to a third of that, never inside a `%XX` escape. */
 const capped = (encoded: string) =>
   encoded.slice(0, HEAD_TEXT_MAX / 3).replace(/%[0-9A-Fa-f]?$/, "");
 
 const rawSegments = fc
-  .constantFrom("%", "%zz", "%C0%AE", "%00", "%ED%A0%80", "..", ".", "%2F", "a%2Fb", "%FF")
+  .constantFrom(
+    "%",
+    "%zz",
+    "%C0%AE",
+    "%00",
+    "%ED%A0%80",
+    "..",
+    ".",
+    "%2F",
+    "a%2Fb",
+    "%FF",
+    "a b",
+    "\x7F",
+    "\u00E9",
+    "%u0041",
+  )
   .map((t) => new RawSegment(t));
 
 function segmentFor(p: Param, ctx: SchemaContext): fc.Arbitrary<string> {
@@ -229,7 +244,10 @@ export function requestFor(
         .map((t) => (t === null ? [] : [`access_token=${capped(encodeText(t))}`]))
     : fc.constant([]);
   const origin = STATE_CHANGING.has(op.method)
-    ? fc.option(fc.constantFrom("http://evil.example", "null", "http://127.0.0.1:1"), { freq: 10 })
+    ? fc.oneof(
+        { weight: 10, arbitrary: fc.constant(null) },
+        fc.constantFrom("http://evil.example", "null", "http://127.0.0.1:1"),
+      )
     : fc.constant(null);
   return fc
     .record({
@@ -252,64 +270,11 @@ export function requestFor(
       if (r.origin !== null) headers.origin = r.origin;
       if (r.body !== undefined && r.contentType !== undefined)
         headers["content-type"] = r.contentType;
-      return {
-        method: op.method,
-        target: query.length ? `${path}?${query.join("&")}` : path,
-        headers,
-        body: r.body,
-      };
+      // A head over the server's limit is refused before the body is read; with a large body
+      // still coming the client sees the connection reset instead of the answer.
+      const target = query.length ? `${path}?${query.join("&")}` : path;
+      const head = target.length + Object.values(headers).join("").length;
+      const body = head > 16_000 && (r.body?.length ?? 0) > 16_000 ? undefined : r.body;
+      return { method: op.method, target, headers, body };
     });
-}
-
-export type Reply =
-  | { kind: "answered"; status: number; headers: Headers; text: string }
-  | { kind: "streaming"; status: number; headers: Headers }
-  | { kind: "unanswered"; ms: number }
-  | { kind: "failed"; error: string };
-
-/**
- * Sends `req`, waiting at most `boundMs` for the status line. An event stream is not read past
- * its headers (it never ends); a request still unanswered at the bound is reported as such.
- */
-export async function send(base: string, req: FuzzRequest, boundMs: number): Promise<Reply> {
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), boundMs);
-  try {
-    const res = await fetch(base + req.target, {
-      method: req.method,
-      headers: req.headers,
-      body: req.body === undefined ? undefined : Buffer.from(req.body, "utf8"),
-      signal: abort.signal,
-    });
-    if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-      abort.abort();
-      return { kind: "streaming", status: res.status, headers: res.headers };
-    }
-    return { kind: "answered", status: res.status, headers: res.headers, text: await res.text() };
-  } catch (err) {
-    if (abort.signal.aborted) return { kind: "unanswered", ms: boundMs };
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    return {
-      kind: "failed",
-      error: `${(err as Error).message}: ${cause?.code ?? cause?.message ?? ""}`,
-    };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Cuts long text in the middle, saying how long it was, so a report stays readable. */
-export function excerpt(text: string, max = 300): string {
-  if (text.length <= max) return JSON.stringify(text).slice(1, -1);
-  const cut = JSON.stringify(text.slice(0, max)).slice(1, -1);
-  return `${cut}... (${text.length} chars)`;
-}
-
-/** The request as a report shows it: tokens masked, long parts cut. */
-export function describeRequest(req: FuzzRequest, creds: Credentials): string {
-  const mask = (value: string) =>
-    value.replaceAll(creds.operator, "<operator token>").replaceAll(creds.task, "<task token>");
-  const headers = Object.entries(req.headers).map(([k, v]) => `  ${k}: ${excerpt(mask(v), 120)}`);
-  const body = req.body === undefined ? "(no body)" : `body: ${excerpt(req.body)}`;
-  return [`${req.method} ${excerpt(mask(req.target), 400)}`, ...headers, `  ${body}`].join("\n");
 }

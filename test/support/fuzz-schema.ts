@@ -51,8 +51,13 @@ export const KNOWN_KEYWORDS = new Set<string>([
   "description",
 ]);
 
-/** Real values the server knows, by the field or parameter name they fit. */
-export type Hints = Record<string, ReadonlyArray<string | number>>;
+/** Real values the server knows (or an arbitrary of them), by the field or parameter name they fit. */
+export type Hints = Record<string, ReadonlyArray<string | number> | fc.Arbitrary<unknown>>;
+
+function hinted(hint: Hints[string] | undefined): fc.Arbitrary<unknown> | undefined {
+  if (hint instanceof fc.Arbitrary) return hint;
+  return hint?.length ? fc.constantFrom(...hint) : undefined;
+}
 
 export interface SchemaContext {
   components: Record<string, JsonSchema>;
@@ -121,7 +126,7 @@ function withUnknownMembers(object: fc.Arbitrary<object>): fc.Arbitrary<unknown>
     maxLength: 3,
   });
   return fc
-    .tuple(object, fc.option(extra, { freq: 4 }))
+    .tuple(object, fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, extra))
     .map(([o, members]) =>
       (members ?? []).reduce<object>((acc, [k, v]) => withMember(acc, k, v), { ...o }),
     );
@@ -139,11 +144,14 @@ const schemaLike = fc.oneof(
     { type: "object", properties: { x: { format: "no-such-format" } } },
     { not: {} },
   ),
-  fc.integer({ min: 1, max: 5000 }).map((depth) => {
-    let s: object = { type: "string" };
-    for (let i = 0; i < depth; i++) s = { type: "object", properties: { a: s } };
-    return s;
-  }),
+  fc
+    .integer({ min: 1, max: 5000 })
+    .map(
+      (depth) =>
+        new RawJson(
+          `${'{"type":"object","properties":{"a":'.repeat(depth)}{"type":"string"}${"}}".repeat(depth)}`,
+        ),
+    ),
 );
 
 function validShaped(s: JsonSchema, ctx: SchemaContext, field?: string): fc.Arbitrary<unknown> {
@@ -182,9 +190,9 @@ export function valueFor(
   field?: string,
 ): fc.Arbitrary<unknown> {
   const s = resolve(schema, ctx);
-  const real = field ? ctx.hints[field] : undefined;
-  const valid = real?.length
-    ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...real) }, validShaped(s, ctx, field))
+  const real = hinted(field ? ctx.hints[field] : undefined);
+  const valid = real
+    ? fc.oneof({ weight: 3, arbitrary: real }, validShaped(s, ctx, field))
     : validShaped(s, ctx, field);
   const mixed = fc.oneof(
     { weight: 6, arbitrary: valid },
