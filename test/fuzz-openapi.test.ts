@@ -10,11 +10,11 @@
 //
 // Why fast-check, with a small JSON-Schema-to-arbitrary translation (support/fuzz-schema.ts): it
 // is maintained, seeds deterministically, and shrinks a failure to a minimal case (a depth, a
-// length, one field), which a report needs. npm had nothing maintained that fits better:
-// json-schema-fast-check is pinned to fast-check 1 and io-ts 2 and has not moved since, its
-// siblings (json-schema-faker, openapi-sampler) generate valid samples only, with no seed-driven
-// hostile values and no shrinking, and openapi-fuzzer-core reads Swagger 2 with Math.random.
-// Schemathesis, the tool made for this, is Python (pip), which this project cannot install.
+// length, one field), which a report needs. Nothing on npm fits better: json-schema-fast-check
+// has one release (0.0.6), built on fast-check 1, io-ts and faker 4; json-schema-faker and
+// openapi-sampler produce valid examples, not hostile ones, and do not shrink; openapi-fuzzer-core
+// reads Swagger 2 (`#/definitions`) and lists a fixed set of wrong paths, methods and parameters.
+// Schemathesis, the tool made for this, is Python, which this project does not install.
 //
 // A failure prints each failing operation's minimal request (method, path, headers with tokens
 // masked, body excerpt), the answer, and the seed and path that replay it.
@@ -54,6 +54,7 @@ const OPERATION_BOUND_MS = 25_000;
 let dir: string;
 let fixture: Fixture;
 let spec: any;
+let catalogue: Map<string, number>;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
@@ -181,8 +182,6 @@ function report(op: Operation, details: fc.RunDetails<[FuzzRequest]>, creds: Cre
     `  (case ${details.numRuns} of seed ${details.seed}, shrunk ${details.numShrinks} times; replay path "${details.counterexamplePath}")`,
   ].join("\n");
 }
-
-let catalogue: Map<string, number>;
 
 describe("fuzzing every operation of /openapi.json", () => {
   it("keeps the error contract and the server's health under hostile input", {

@@ -219,7 +219,13 @@ export async function startFixture(dir: string, children: ChildProcess[]): Promi
     const sampled = [...new Set([...runIds.slice(0, 4), ...runIds.slice(-3)])];
     const details = await Promise.all(sampled.map((id) => api("GET", `/api/runs/${id}`)));
     const taskIds = details.flatMap((d) => (d.body.tasks ?? []).map((t: { id: number }) => t.id));
-    const requests = (await api("GET", "/api/requests")).body as Array<{ id: number }>;
+    const requests = (await api("GET", "/api/requests")).body as Array<{
+      id: number;
+      pending: boolean;
+    }>;
+    // Every request a person can still answer, and the latest of the rest.
+    const pending = requests.filter((r) => r.pending).map((r) => r.id);
+    const requestIds = [...new Set([...pending, ...requests.slice(-6).map((r) => r.id)])];
     const workflows = (await api("GET", "/api/workflows")).body as Array<{
       name: string;
       nodes: Record<string, unknown>;
@@ -232,7 +238,7 @@ export async function startFixture(dir: string, children: ChildProcess[]): Promi
     return {
       runIds: sampled,
       taskIds,
-      requestIds: requests.map((r) => r.id).slice(-8),
+      requestIds,
       workflows: workflows.map((w) => w.name),
       nodes: [...new Set(workflows.flatMap((w) => Object.keys(w.nodes)))],
       plugins: plugins.map((p) => ({

@@ -119,6 +119,7 @@ function queryFor(params: Param[], ctx: SchemaContext): fc.Arbitrary<string[]> {
         : paramTextFor(p.schema, ctx, p.name);
     // Now and then the parameter comes twice, which a single-valued schema must refuse.
     const values = fc.oneof(
+      { withCrossShrink: true },
       { weight: 6, arbitrary: text.map((t) => [t]) },
       fc.array(text, { minLength: 2, maxLength: 3 }),
     );
@@ -132,6 +133,7 @@ function queryFor(params: Param[], ctx: SchemaContext): fc.Arbitrary<string[]> {
 
 function bearerHeader(creds: Credentials): fc.Arbitrary<string | undefined> {
   return fc.oneof(
+    { withCrossShrink: true },
     { weight: 8, arbitrary: fc.constant(`Bearer ${creds.operator}`) },
     { weight: 1, arbitrary: fc.constant(undefined) },
     {
@@ -152,6 +154,7 @@ function bearerHeader(creds: Credentials): fc.Arbitrary<string | undefined> {
 
 function taskTokenHeader(creds: Credentials): fc.Arbitrary<string | undefined> {
   return fc.oneof(
+    { withCrossShrink: true },
     { weight: 8, arbitrary: fc.constant(creds.task) },
     { weight: 1, arbitrary: fc.constant(undefined) },
     {
@@ -162,6 +165,7 @@ function taskTokenHeader(creds: Credentials): fc.Arbitrary<string | undefined> {
 }
 
 const contentType = fc.oneof(
+  { withCrossShrink: true },
   { weight: 10, arbitrary: fc.constant("application/json") },
   { weight: 1, arbitrary: fc.constant(undefined) },
   {
@@ -216,12 +220,14 @@ function bodyFor(op: Operation, ctx: SchemaContext): fc.Arbitrary<string | undef
   if (!shaped) {
     // A bodiless POST still gets a body now and then: it must be ignored or refused, never crash.
     return fc.oneof(
+      { withCrossShrink: true },
       { weight: 6, arbitrary: fc.constant(undefined) },
       malformedBody,
       valueFor({}, ctx).map(toJsonText),
     );
   }
   return fc.oneof(
+    { withCrossShrink: true },
     { weight: 10, arbitrary: shaped.map(toJsonText) },
     { weight: 1, arbitrary: malformedBody },
     { weight: 1, arbitrary: fc.constant(undefined) },
@@ -245,6 +251,7 @@ export function requestFor(
     : fc.constant([]);
   const origin = STATE_CHANGING.has(op.method)
     ? fc.oneof(
+        { withCrossShrink: true },
         { weight: 10, arbitrary: fc.constant(null) },
         fc.constantFrom("http://evil.example", "null", "http://127.0.0.1:1"),
       )

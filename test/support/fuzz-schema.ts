@@ -10,6 +10,7 @@ import {
   hostileString,
   hostileValue,
   RawJson,
+  toJsonText,
   trickyKeys,
   withMember,
 } from "./fuzz-hostile.ts";
@@ -32,7 +33,7 @@ export interface JsonSchema {
   description?: string;
 }
 
-/** Every keyword `arbitraryFor` reads or may safely ignore. */
+/** Every keyword `valueFor` reads or may safely ignore. */
 export const KNOWN_KEYWORDS = new Set<string>([
   "$ref",
   "type",
@@ -126,7 +127,10 @@ function withUnknownMembers(object: fc.Arbitrary<object>): fc.Arbitrary<unknown>
     maxLength: 3,
   });
   return fc
-    .tuple(object, fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, extra))
+    .tuple(
+      object,
+      fc.oneof({ withCrossShrink: true }, { weight: 3, arbitrary: fc.constant(null) }, extra),
+    )
     .map(([o, members]) =>
       (members ?? []).reduce<object>((acc, [k, v]) => withMember(acc, k, v), { ...o }),
     );
@@ -192,9 +196,14 @@ export function valueFor(
   const s = resolve(schema, ctx);
   const real = hinted(field ? ctx.hints[field] : undefined);
   const valid = real
-    ? fc.oneof({ weight: 3, arbitrary: real }, validShaped(s, ctx, field))
+    ? fc.oneof(
+        { withCrossShrink: true },
+        { weight: 3, arbitrary: real },
+        validShaped(s, ctx, field),
+      )
     : validShaped(s, ctx, field);
   const mixed = fc.oneof(
+    { withCrossShrink: true },
     { weight: 6, arbitrary: valid },
     { weight: 2, arbitrary: boundary(s) },
     { weight: 2, arbitrary: hostileValue },
@@ -219,10 +228,9 @@ export function paramTextFor(
     number: [".5", "+1", "1e-05", "NaN", "Infinity", "-Infinity", "1e999", "0x10", "", "121"],
     boolean: ["true", "false", "1", "0", "yes", "no", "on", "off", "TRUE", "tru", ""],
   };
-  const printed = valueFor(s, ctx, name).map((v) =>
-    typeof v === "string" ? v : v instanceof RawJson ? v.text : JSON.stringify(v),
-  );
+  const printed = valueFor(s, ctx, name).map((v) => (typeof v === "string" ? v : toJsonText(v)));
   return fc.oneof(
+    { withCrossShrink: true },
     { weight: 6, arbitrary: printed },
     { weight: 2, arbitrary: fc.constantFrom(...(lookalikes[s.type ?? ""] ?? [""])) },
     { weight: 1, arbitrary: hostileString },

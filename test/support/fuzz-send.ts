@@ -136,7 +136,10 @@ export function excerpt(text: string, max = 300): string {
 /** The request as a report shows it: tokens masked, long parts cut. */
 export function describeRequest(req: FuzzRequest, creds: Credentials): string {
   const mask = (value: string) =>
-    value.replaceAll(creds.operator, "<operator token>").replaceAll(creds.task, "<task token>");
+    creds.stale.reduce(
+      (text, token) => text.replaceAll(token, "<ended task token>"),
+      value.replaceAll(creds.operator, "<operator token>").replaceAll(creds.task, "<task token>"),
+    );
   const headers = Object.entries(req.headers).map(([k, v]) => `  ${k}: ${excerpt(mask(v), 120)}`);
   const body = req.body === undefined ? "(no body)" : `body: ${excerpt(req.body)}`;
   return [`${req.method} ${excerpt(mask(req.target), 400)}`, ...headers, `  ${body}`].join("\n");
