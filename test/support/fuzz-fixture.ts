@@ -129,6 +129,13 @@ export async function startFixture(dir: string, children: ChildProcess[]): Promi
       headers: { authorization: `Bearer ${operator}`, "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+  /** A read the fixture relies on: anything but 200 is the server failing, said as such. */
+  const read = async (path: string): Promise<any> => {
+    const res = await api("GET", path);
+    if (res.status !== 200)
+      throw new Error(`GET ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
   const staleTokens: string[] = [];
   let agent: FixtureState["agent"] | undefined;
 
@@ -139,7 +146,7 @@ export async function startFixture(dir: string, children: ChildProcess[]): Promi
   };
 
   async function ensureWorkflows(): Promise<void> {
-    const listed = (await api("GET", "/api/workflows")).body as Array<{
+    const listed = (await read("/api/workflows")) as Array<{
       name: string;
       pool: string;
     }>;
@@ -152,13 +159,13 @@ export async function startFixture(dir: string, children: ChildProcess[]): Promi
   }
 
   async function ensurePendingAsk(): Promise<void> {
-    const pending = (await api("GET", "/api/requests?pending=true")).body as Array<{
+    const pending = (await read("/api/requests?pending=true")) as Array<{
       node: string;
     }>;
     if (pending.some((r) => r.node === "choose")) return;
     const runId = await submit("asker");
     await eventually(
-      async () => (await api("GET", `/api/requests?pending=true&run=${runId}`)).body.length > 0,
+      async () => (await read(`/api/requests?pending=true&run=${runId}`)).length > 0,
       "a pending ask",
       20_000,
     );
@@ -169,12 +176,12 @@ export async function startFixture(dir: string, children: ChildProcess[]): Promi
     const tokenFile = join(dir, "token");
     if (!existsSync(tokenFile)) return undefined;
     const token = readFileSync(tokenFile, "utf8");
-    const runs = (await api("GET", "/api/runs?workflow=agentic")).body as Array<{
+    const runs = (await read("/api/runs?workflow=agentic")) as Array<{
       id: string;
       status: string;
     }>;
     for (const run of runs.filter((r) => r.status === "running" || r.status === "paused")) {
-      const detail = (await api("GET", `/api/runs/${run.id}`)).body;
+      const detail = await read(`/api/runs/${run.id}`);
       for (const task of detail.tasks ?? []) {
         if (task.status !== "in_progress") continue;
         const own = await call(served.url, `/api/agent/tasks/${task.id}`, {
@@ -182,7 +189,7 @@ export async function startFixture(dir: string, children: ChildProcess[]): Promi
           headers: { "x-service-token": token },
         });
         if (own.status !== 200) continue;
-        const asked = (await api("GET", `/api/runs/${run.id}/requests`)).body as Array<{
+        const asked = (await read(`/api/runs/${run.id}/requests`)) as Array<{
           id: number;
           task_id: number;
         }>;
@@ -213,24 +220,24 @@ export async function startFixture(dir: string, children: ChildProcess[]): Promi
     await ensureWorkflows();
     await ensurePendingAsk();
     await ensureAgent();
-    const runs = (await api("GET", "/api/runs")).body as Array<{ id: string }>;
+    const runs = (await read("/api/runs")) as Array<{ id: string }>;
     const runIds = runs.map((r) => r.id);
     // The first runs are the seeded ones; the last are what the fuzz created lately.
     const sampled = [...new Set([...runIds.slice(0, 4), ...runIds.slice(-3)])];
-    const details = await Promise.all(sampled.map((id) => api("GET", `/api/runs/${id}`)));
-    const taskIds = details.flatMap((d) => (d.body.tasks ?? []).map((t: { id: number }) => t.id));
-    const requests = (await api("GET", "/api/requests")).body as Array<{
+    const details = await Promise.all(sampled.map((id) => read(`/api/runs/${id}`)));
+    const taskIds = details.flatMap((d) => (d.tasks ?? []).map((t: { id: number }) => t.id));
+    const requests = (await read("/api/requests")) as Array<{
       id: number;
       pending: boolean;
     }>;
     // Every request a person can still answer, and the latest of the rest.
     const pending = requests.filter((r) => r.pending).map((r) => r.id);
     const requestIds = [...new Set([...pending, ...requests.slice(-6).map((r) => r.id)])];
-    const workflows = (await api("GET", "/api/workflows")).body as Array<{
+    const workflows = (await read("/api/workflows")) as Array<{
       name: string;
       nodes: Record<string, unknown>;
     }>;
-    const plugins = (await api("GET", "/api/plugins")).body as Array<{
+    const plugins = (await read("/api/plugins")) as Array<{
       workflow: string;
       actions: Array<{ name: string }>;
       panels: Array<{ name: string }>;
@@ -255,7 +262,7 @@ export async function startFixture(dir: string, children: ChildProcess[]): Promi
   const done = [await submit("chain"), await submit("chain")];
   for (const id of done) {
     await eventually(
-      async () => (await api("GET", `/api/runs/${id}`)).body.status === "completed",
+      async () => (await read(`/api/runs/${id}`)).status === "completed",
       "a seeded run to complete",
       20_000,
     );
