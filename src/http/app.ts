@@ -62,12 +62,17 @@ export interface AppDeps {
 }
 
 export const DEFAULT_MAX_EVENT_STREAMS = 1000;
+/** Node's default limit on a whole request head (16 KiB): no segment can be longer. */
+const MAX_PATH_PARAM_LENGTH = 16 * 1024;
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const connections = { ...DEFAULT_CONNECTION_LIMITS, ...deps.connections };
   const app: ZodApp = Fastify({
     ...connectionOptions(connections),
     bodyLimit: deps.bodyLimit,
+    // A path id of any length that fits a request head is judged by its schema or looked up
+    // (422, 404); the router's default of 100 characters answered 414 before either saw it.
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
     logger: loggerOptions(deps.logger),
     // Errors raised before routing (a malformed URL) get the same envelope as the rest.
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
