@@ -14,6 +14,7 @@ import { installAuth } from "./auth-hook.ts";
 import { installBodyParsers } from "./body-parsers.ts";
 import { registerDocs } from "./docs.ts";
 import { installErrorHandling, sendError } from "./errors.ts";
+import { installHtmlHeaders } from "./html-headers.ts";
 import { type LoggerSetting, loggerOptions } from "./logging.ts";
 import { registerAgentRoutes } from "./routes/agent-routes.ts";
 import { registerPluginRoutes } from "./routes/plugin-routes.ts";
@@ -60,6 +61,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  installHtmlHeaders(app);
   installBodyParsers(app);
   installErrorHandling(app);
   installAuth(app, deps.auth);
@@ -82,6 +84,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     replayCap: deps.sseReplayCap,
     limits: { ...DEFAULT_SSE_LIMITS, ...deps.sse },
   });
-  (await import("./ui.ts")).registerUi(app);
+  await (await import("./ui.ts")).registerUi(app);
   return app;
 }
