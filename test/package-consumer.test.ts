@@ -102,10 +102,11 @@ afterAll(async () => {
 });
 
 /** `serve` with a store of its own; npx runs the server as its child, so it gets a group. */
-function serve(command: string[], store: string): Promise<string> {
+function serve(command: string[], store: string, cwd = project): Promise<string> {
   const [program, ...args] = command;
-  const child = spawn(program!, [...args, "serve", "--store", `sqlite:${join(scratch, store)}`], {
-    cwd: project,
+  const flags = ["--port", "0", "--store", `sqlite:${join(scratch, store)}`];
+  const child = spawn(program!, [...args, "serve", ...flags], {
+    cwd,
     env: consumerEnv(),
     stdio: ["ignore", "pipe", "inherit"],
     detached: true,
@@ -199,6 +200,16 @@ describe("the packed package in a user's project", () => {
     expect(greet.nodes.intake.description).toBe("Checks the title.");
     // A file no project encloses imports "yardmaster" too: the serving package's entry.
     expect((await runToEnd(url, "hello", "you")).output).toBe("hello, you");
+  }, 60_000);
+
+  it("with no configuration, serves the demo workflow it ships", async () => {
+    const empty = join(scratch, "empty");
+    mkdirSync(empty);
+    const bin = join(project, "node_modules", ".bin", "yardmaster");
+    const url = await serve([process.execPath, bin], "demo.db", empty);
+    const run = await runToEnd(url, "demo", "latte mocha");
+    expect(run.status).toBe("completed");
+    expect(run.output).toEqual({ tray: expect.arrayContaining([expect.stringMatching(/^latte/)]) });
   }, 60_000);
 
   it("runs the same workflow on a server started from this clone's sources", async () => {
