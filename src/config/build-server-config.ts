@@ -21,6 +21,11 @@ export const DEFAULTS = {
   bodyLimit: 1_048_576,
   sseReplayCap: 10_000,
   tokenFile: ".yardmaster/operator-token",
+  headerTimeout: 20,
+  requestTimeout: 60,
+  keepAliveTimeout: 5,
+  maxConnections: 2000,
+  maxEventStreams: 1000,
   retries: 0,
   priority: 0,
   pools: { default: { capacity: 4 } } as Record<string, PoolConfig>,
@@ -52,6 +57,7 @@ export function buildServerConfig(content: ConfigFile, ctx: BuildContext): Serve
     workflows: buildWorkflows(content, ctx.configDir),
     agents: buildAgents(content, ctx.configDir),
   };
+  checkTimeouts(config.server, ctx.shown);
   checkWorkflowPools(config, ctx.shown);
   return config;
 }
@@ -76,7 +82,39 @@ function buildServer(content: ConfigFile, ctx: BuildContext): ServerSettings {
     bodyLimit: s.body_limit ?? DEFAULTS.bodyLimit,
     sseReplayCap: s.sse_replay_cap ?? DEFAULTS.sseReplayCap,
     tokenFile: resolve(ctx.configDir, s.token_file ?? DEFAULTS.tokenFile),
+    workflowRoots: workflowRoots(s.workflow_roots, ctx),
+    // Unset, the header timeout follows a request timeout set below its default.
+    headerTimeoutMs: ms(
+      s.header_timeout ??
+        Math.min(DEFAULTS.headerTimeout, s.request_timeout ?? DEFAULTS.requestTimeout),
+    ),
+    requestTimeoutMs: ms(s.request_timeout ?? DEFAULTS.requestTimeout),
+    keepAliveTimeoutMs: ms(s.keep_alive_timeout ?? DEFAULTS.keepAliveTimeout),
+    maxConnections: s.max_connections ?? DEFAULTS.maxConnections,
+    maxEventStreams: s.max_event_streams ?? DEFAULTS.maxEventStreams,
   };
+}
+
+const ms = (seconds: number) => Math.max(1, Math.round(seconds * 1000));
+
+/**
+ * Folders workflow targets may load from: as configured (relative to the file's folder), else
+ * the configuration folder and the working folder, where an operator's own files live.
+ */
+function workflowRoots(configured: string[] | undefined, ctx: BuildContext): string[] {
+  const roots = configured?.map((root) => resolve(ctx.configDir, root)) ?? [ctx.configDir, ctx.cwd];
+  return [...new Set(roots)];
+}
+
+/** Node refuses a header timeout longer than the request timeout: the headers are part of it. */
+function checkTimeouts(server: ServerSettings, shown: string | null): void {
+  if (server.headerTimeoutMs <= server.requestTimeoutMs) return;
+  throw new ConfigError(shown, [
+    {
+      key: "server.header_timeout",
+      message: `expected at most request_timeout (${server.requestTimeoutMs / 1000} seconds)`,
+    },
+  ]);
 }
 
 function buildWorkflows(content: ConfigFile, dir: string): Record<string, WorkflowRowConfig> {

@@ -18,6 +18,17 @@ export interface ServerSettings {
   sseReplayCap: number;
   /** Absolute path of the operator token file (`yardmaster token rotate` writes it). */
   tokenFile: string;
+  /** Absolute folders a workflow target must resolve into (`workflow_roots`). */
+  workflowRoots: string[];
+  /** Longest wait for a request's headers, then for the whole request (body included). */
+  headerTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** How long an idle connection is kept open for the client's next request. */
+  keepAliveTimeoutMs: number;
+  /** Most connections open at once; one more is closed as soon as it is accepted. */
+  maxConnections: number;
+  /** Most `GET /api/events` streams open at once; one more is refused with 429. */
+  maxEventStreams: number;
 }
 
 export interface NodeDefaults {

@@ -12,6 +12,12 @@ import type { WorkflowRegistrar } from "../service/registration/api.ts";
 import type { AuthGate } from "./auth.ts";
 import { installAuth } from "./auth-hook.ts";
 import { installBodyParsers } from "./body-parsers.ts";
+import {
+  type ConnectionLimits,
+  capConnections,
+  connectionOptions,
+  DEFAULT_CONNECTION_LIMITS,
+} from "./connection-limits.ts";
 import { registerDocs } from "./docs.ts";
 import { installErrorHandling, sendError } from "./errors.ts";
 import { installHtmlHeaders } from "./html-headers.ts";
@@ -45,6 +51,10 @@ export interface AppDeps {
   bodyLimit: number;
   /** Most stored events a stream replays before it answers `resync` instead. */
   sseReplayCap: number;
+  /** Most event streams open at once (default 1000); one more is refused with 429. */
+  maxEventStreams?: number;
+  /** Timeouts and the connection cap (defaults: DEFAULT_CONNECTION_LIMITS). */
+  connections?: Partial<ConnectionLimits>;
   version: string;
   /** false/undefined: silent; true: pino defaults; an object: pino options (e.g. `stream`). */
   logger?: LoggerSetting;
@@ -52,13 +62,18 @@ export interface AppDeps {
   sse?: Partial<SseLimits>;
 }
 
+export const DEFAULT_MAX_EVENT_STREAMS = 1000;
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const connections = { ...DEFAULT_CONNECTION_LIMITS, ...deps.connections };
   const app: ZodApp = Fastify({
+    ...connectionOptions(connections),
     bodyLimit: deps.bodyLimit,
     logger: loggerOptions(deps.logger),
     // Errors raised before routing (a malformed URL) get the same envelope as the rest.
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
   }).withTypeProvider<ZodTypeProvider>();
+  capConnections(app.server, connections);
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installHtmlHeaders(app);
@@ -83,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     feed: deps.events,
     replayCap: deps.sseReplayCap,
     limits: { ...DEFAULT_SSE_LIMITS, ...deps.sse },
+    maxStreams: deps.maxEventStreams ?? DEFAULT_MAX_EVENT_STREAMS,
   });
   await (await import("./ui.ts")).registerUi(app);
   return app;

@@ -2,6 +2,7 @@
 // errors, request validation, body parsing, unknown routes and anything unexpected.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ServiceError } from "../service/errors.ts";
+import { lingerAfterRefusal } from "./linger.ts";
 import { RequestValidationError } from "./validation.ts";
 
 export interface Rendered {
@@ -99,6 +100,8 @@ export function sendError(
   const { status, body, unexpected } = renderError(err);
   if (unexpected) request.log.error({ err }, "request failed");
   if (status === 401) reply.header("www-authenticate", "Bearer");
+  // Refused before the body was read: the client is still sending it.
+  if (status === 413) lingerAfterRefusal(request, reply);
   return reply.code(status).type("application/json; charset=utf-8").send(JSON.stringify(body));
 }
 
