@@ -61,6 +61,7 @@ hello.node({ start: true }, async function answer({}, input: { title: string }) 
 const CONFIG = `[server]
 host = "127.0.0.1"
 port = 0
+workflow_roots = [".", "${outside}"]
 
 [pools.default]
 capacity = 2
