@@ -20,6 +20,7 @@ import {
 } from "./connection-limits.ts";
 import { registerDocs } from "./docs.ts";
 import { installErrorHandling, sendError } from "./errors.ts";
+import { installHtmlHeaders } from "./html-headers.ts";
 import { type LoggerSetting, loggerOptions } from "./logging.ts";
 import { registerAgentRoutes } from "./routes/agent-routes.ts";
 import { registerPluginRoutes } from "./routes/plugin-routes.ts";
@@ -80,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   capConnections(app.server, connections);
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  installHtmlHeaders(app);
   installBodyParsers(app);
   installErrorHandling(app);
   installAuth(app, deps.auth);
@@ -103,6 +105,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limits: { ...DEFAULT_SSE_LIMITS, ...deps.sse },
     maxStreams: deps.maxEventStreams ?? DEFAULT_MAX_EVENT_STREAMS,
   });
-  (await import("./ui.ts")).registerUi(app);
+  await (await import("./ui.ts")).registerUi(app);
   return app;
 }
