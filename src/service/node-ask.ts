@@ -18,8 +18,8 @@ export function checkedAsk(ask: AskExtension): AskExtension {
       const issue = parsed.error.issues[0];
       throw new NonRetryable(`ctx.ask: ${issue.path.join(".")}: ${excerpt(issue.message)}`);
     }
-    const { options, schema } = parsed.data;
-    if (!options?.length && schema) {
+    const { schema } = parsed.data;
+    if (schema) {
       const refused = formValidator(schema);
       if (typeof refused === "string") throw new NonRetryable(`ctx.ask: schema: ${refused}`);
     }

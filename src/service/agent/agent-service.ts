@@ -117,7 +117,8 @@ export class AgentService {
     const options = normalizeOptions(body.options);
     const mode = options ? "options" : body.schema ? "form" : "text";
     // Compiled now, not when someone answers: a form nobody can answer is refused to its asker.
-    const refused = mode === "form" && body.schema ? formValidator(body.schema) : null;
+    // (A schema sent with options is stored and served too, so it is held to the same rules.)
+    const refused = body.schema ? formValidator(body.schema) : null;
     if (typeof refused === "string") {
       throw new ServiceError("validation", "The form's schema cannot be used.", {
         errors: [{ loc: ["body", "schema"], msg: refused, type: "schema_invalid" }],
