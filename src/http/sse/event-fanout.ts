@@ -8,7 +8,7 @@
 import type { EventRecord } from "../../engine/domain.ts";
 import type { EventBus } from "../../engine/event-bus.ts";
 
-/** One stream's side: takes the events of a batch it wants, in publish order. */
+/** One stream's side: receives each batch in publish order and keeps what it wants. */
 export type BatchSink = (events: readonly EventRecord[]) => void;
 
 export class EventFanout {
