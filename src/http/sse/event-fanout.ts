@@ -44,6 +44,14 @@ export class EventFanout {
     };
   }
 
+  /**
+   * Hands the waiting batch over now. The server calls it before it closes the streams, so the
+   * last events published (`engine.stopping`) still reach them.
+   */
+  flush(): void {
+    if (this.#batch.length > 0) this.#deliver();
+  }
+
   /** Stops listening to the bus and forgets every stream (the last one left, or shutdown). */
   close(): void {
     this.#unsubscribe?.();
@@ -56,6 +64,7 @@ export class EventFanout {
     const batch = this.#batch;
     this.#batch = [];
     this.#scheduled = false;
+    if (batch.length === 0) return; // flushed before its turn came
     for (const sink of this.#sinks) {
       try {
         sink(batch);

@@ -72,12 +72,14 @@ async function writeSeam(
   replay: EventRecord[] | null,
   after: number,
 ): Promise<void> {
-  let seam = after;
+  // After a resync nothing the client held counts: the store may be a new one whose ids start
+  // again below the client's cursor, so every live event from here on goes through.
+  let seam = 0;
   if (replay === null || tap.overflowed) {
     conn.send(RESYNC_FRAME);
   } else {
     if (!(await conn.sendPaced(replay.map(eventFrame)))) return;
-    seam = replay.reduce((top, event) => Math.max(top, event.id ?? 0), seam);
+    seam = replay.reduce((top, event) => Math.max(top, event.id ?? 0), after);
     if (tap.overflowed) conn.send(RESYNC_FRAME);
   }
   tap.release(seam);
@@ -137,8 +139,10 @@ async function stream(options: EventStreamOptions, streams: Streams, call: Strea
 export function registerEventStream(app: ZodApp, options: EventStreamOptions): void {
   const streams: Streams = { fanout: new EventFanout(options.feed.bus), open: new Set() };
   const slots = new StreamSlots(options.maxStreams);
-  // Streams never end on their own; close them so the server can stop.
+  // Streams never end on their own; close them so the server can stop, after handing them
+  // what was published last.
   app.addHook("preClose", async () => {
+    streams.fanout.flush();
     for (const conn of streams.open) conn.close();
   });
   app.addHook("onClose", async () => streams.fanout.close());
