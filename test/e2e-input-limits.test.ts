@@ -7,7 +7,7 @@ import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   MAX_EVENT_NAMES_LENGTH,
@@ -34,7 +34,9 @@ let url: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "ym-input-limits-"));
-  writeFileSync(join(dir, "yardmaster.toml"), defaultToml());
+  // The fixture workflows live in the repository, outside the temp folder's default roots.
+  const roots = `port = 0\nworkflow_roots = [${JSON.stringify(resolve("."))}]`;
+  writeFileSync(join(dir, "yardmaster.toml"), defaultToml().replace("port = 0", roots));
   served = await serveIn(dir, children);
   url = served.url;
 }, 60_000);
