@@ -8,6 +8,7 @@ import { createAgentExtension } from "../agents/index.ts";
 import type { LoadedWorkflow } from "../authoring/index.ts";
 import { ConfigError, type ConfigProblem, defaultPublicUrl, displayName } from "../config/index.ts";
 import type { ServerConfig } from "../config/server-config.ts";
+import { askPerson } from "../engine/ask.ts";
 import { Engine } from "../engine/engine.ts";
 import type { Store } from "../engine/store.ts";
 import { buildApp } from "../http/app.ts";
@@ -15,6 +16,7 @@ import { createAuthGate, ensureToken, isLoopbackHost } from "../http/auth.ts";
 import { PluginHost } from "../plugins/index.ts";
 import { AgentService } from "../service/agent/agent-service.ts";
 import { AgentSessions } from "../service/agent/agent-sessions.ts";
+import { checkedAsk } from "../service/node-ask.ts";
 import { EngineOperatorService } from "../service/operator-service.ts";
 import {
   loadForRegistration,
@@ -186,7 +188,7 @@ export async function startServer(
     store,
     pools: config.pools,
     defaults: config.defaults,
-    extensions: { agent: agentRunner },
+    extensions: { agent: agentRunner, ask: checkedAsk(askPerson) },
     onError: (err) => options.log?.(`engine error: ${String((err as Error)?.stack ?? err)}`),
   });
   try {
