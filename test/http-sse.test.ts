@@ -139,6 +139,44 @@ describe("filters", () => {
     expect(matchesEventGlob("*.done", "task.done")).toBe(true);
     expect(matchesEventGlob("task.*", "taskXdone")).toBe(false);
   });
+
+  it("lets * inside a segment stand for characters of that segment only", () => {
+    expect(matchesEventGlob("task.dead*", "task.dead_lettered")).toBe(true);
+    expect(matchesEventGlob("run.*ed", "run.created")).toBe(true);
+    expect(matchesEventGlob("run.c*t*d", "run.created")).toBe(true);
+    expect(matchesEventGlob("run.c*x*d", "run.created")).toBe(false);
+    expect(matchesEventGlob("run.cr*", "run.completed")).toBe(false);
+    expect(matchesEventGlob("plugin.a*", "plugin.a.b")).toBe(false);
+    expect(matchesEventGlob("ab*ab", "aba")).toBe(false);
+    expect(matchesEventGlob("a*a*a", "aaa")).toBe(true);
+    expect(matchesEventGlob("a*a*a", "aa")).toBe(false);
+    expect(matchesEventGlob("*", "")).toBe(true);
+  });
+
+  it("agrees with the regular-expression reading of a glob on generated names", () => {
+    // The old matcher translated each `*` into `[^.]*`; that reading is the rule, only its
+    // cost changed. Compare both over every short name of a small alphabet.
+    const asRegExp = (glob: string) =>
+      new RegExp(
+        `^${glob
+          .split("*")
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+          .join("[^.]*")}$`,
+      );
+    const alphabet = ["a", "b", "."];
+    const words = [""];
+    for (let length = 1; length <= 5; length++) {
+      for (const word of words.filter((w) => w.length === length - 1)) {
+        for (const c of alphabet) words.push(word + c);
+      }
+    }
+    const globs = ["a*", "*a", "a*b", "*.*", "a*.b*", "*a*b*", "ab*ab", "*", "a.*.b", "**a"];
+    for (const glob of globs) {
+      const re = asRegExp(glob);
+      for (const word of words)
+        expect([glob, word, matchesEventGlob(glob, word)]).toEqual([glob, word, re.test(word)]);
+    }
+  });
 });
 
 describe("resync", () => {

@@ -1,17 +1,40 @@
-// Which events a stream wants: one run, and names matching comma-separated globs in which `*`
-// stands for exactly one dotted segment (`run.*` selects `run.created`, not `plugin.a.b`); any
-// other segment matches itself only. Matching walks the name once per glob, segment by
-// segment, with no regular expression: its cost is linear in the name and the globs, whatever
-// they hold, and the `names` query is bounded in size by its schema.
+// Which events a stream wants: one run, and names matching comma-separated globs. A glob has
+// the name's dotted segments; a `*` inside a segment stands for any run of characters without a
+// dot, so `run.*` selects `run.created` (not `plugin.a.b`) and `task.dead*` selects
+// `task.dead_lettered`. Matching uses no regular expression: each segment's literal pieces are
+// found left to right with `indexOf`, which is exact for globs whose only wildcard is `*` and
+// costs at most the name's length per piece, whatever the glob holds; the `names` query is
+// bounded in size by its schema.
 import type { EventRecord } from "../../engine/domain.ts";
 
 export type EventPredicate = (event: EventRecord) => boolean;
 
-/** A glob's dotted segments; null where the segment is `*`. */
-type Glob = readonly (string | null)[];
+/** One glob segment: its literal pieces around each `*` (one piece when it has no `*`). */
+type Segment = readonly string[];
+type Glob = readonly Segment[];
 
 function compileGlob(glob: string): Glob {
-  return glob.split(".").map((segment) => (segment === "*" ? null : segment));
+  return glob.split(".").map((segment) => segment.split("*"));
+}
+
+/** True when name[from, to) matches the segment. */
+function segmentMatches(pieces: Segment, name: string, from: number, to: number): boolean {
+  const first = pieces[0] ?? "";
+  if (pieces.length === 1) return to - from === first.length && name.startsWith(first, from);
+  const last = pieces[pieces.length - 1] ?? "";
+  if (to - from < first.length + last.length) return false;
+  if (!name.startsWith(first, from) || !name.startsWith(last, to - last.length)) return false;
+  // The middle pieces, each at its leftmost place after the one before: taking the leftmost
+  // place never loses a match when `*` is the only wildcard.
+  let at = from + first.length;
+  const end = to - last.length;
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const piece = pieces[i] ?? "";
+    const found = name.indexOf(piece, at);
+    if (found === -1 || found + piece.length > end) return false;
+    at = found + piece.length;
+  }
+  return true;
 }
 
 function globMatches(glob: Glob, name: string): boolean {
@@ -22,10 +45,7 @@ function globMatches(glob: Glob, name: string): boolean {
     // The last segment runs to the end of the name; every other one ends at a dot.
     if (last ? dot !== -1 : dot === -1) return false;
     const end = last ? name.length : dot;
-    const segment = glob[i];
-    if (segment !== null && (end - at !== segment.length || !name.startsWith(segment, at))) {
-      return false;
-    }
+    if (!segmentMatches(glob[i] ?? [""], name, at, end)) return false;
     at = end + 1;
   }
   return true;
