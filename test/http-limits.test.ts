@@ -57,6 +57,28 @@ function closedWithin(socket: net.Socket, ms: number): Promise<boolean> {
   });
 }
 
+/** Everything the server writes on `socket`, as text, read as it arrives. */
+function received(socket: net.Socket): () => string {
+  let text = "";
+  socket.on("data", (chunk: Buffer) => {
+    text += chunk.toString("utf8");
+  });
+  return () => text;
+}
+
+/** The status and JSON body of the one raw answer in `text`. */
+function rawAnswer(text: string): { status: number; body: Record<string, unknown> } {
+  const [head = "", body = ""] = text.split("\r\n\r\n");
+  return { status: Number(head.split(" ")[1]), body: JSON.parse(body) };
+}
+
+/** The 408 the server writes before closing a connection whose request came too slowly. */
+function expectTimeoutAnswer(text: string): void {
+  const { status, body } = rawAnswer(text);
+  expect(status).toBe(408);
+  expect(body).toMatchObject({ code: "validation", errors: [{ type: "request_timeout" }] });
+}
+
 /** Writes one more byte of `text` every 250 ms for as long as the socket is open. */
 function trickle(socket: net.Socket, text: string): void {
   const timer = setInterval(() => {
@@ -76,16 +98,20 @@ describe("header and request timeouts", () => {
       `POST /api/workflows HTTP/1.1\r\n${HEAD}Content-Type: application/json\r\n` +
         "Content-Length: 100000\r\n\r\n{",
     );
+    const answer = received(socket);
     trickle(socket, " ");
     expect(await closedWithin(socket, 20_000)).toBe(true);
+    expectTimeoutAnswer(answer());
   });
 
   it("close a connection whose headers arrive a line at a time", { timeout: 40_000 }, async () => {
     const served = await serve("header_timeout = 1\nrequest_timeout = 2");
     const socket = await connect(served.url);
     socket.write(`GET /api/health HTTP/1.1\r\n${HEAD}`);
+    const answer = received(socket);
     trickle(socket, "X-Slow: 1\r\n");
     expect(await closedWithin(socket, 20_000)).toBe(true);
+    expectTimeoutAnswer(answer());
   });
 
   it("leave an event stream open past them", { timeout: 40_000 }, async () => {

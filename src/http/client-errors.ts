@@ -3,7 +3,8 @@
 // read. Nothing of the request can be trusted then, so the answer is written straight to the
 // socket, which is closed after it, in the same `{error, code, ...}` shape as every refusal:
 // 431 `payload_too_large` for an oversized head, 400 `validation` (with `errors`) for an
-// unreadable one (docs/errors.md, "Statuses set by the protocol").
+// unreadable one, 408 `validation` for one that arrived too slowly (docs/errors.md, "Statuses
+// set by the protocol").
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import { excerpt } from "../service/excerpt.ts";
@@ -57,12 +58,19 @@ function rawResponse(status: number, body: object): string {
   ].join("\r\n");
 }
 
-// What fastify answers by default to a request whose head did not arrive in time; how a
-// timed-out request is answered belongs to the connection timeouts, not to this file.
+// A request whose head or body did not arrive within `header_timeout` / `request_timeout`
+// (http/connection-limits.ts): the client failed to deliver it, so it is a `validation` fault
+// with HTTP's own status for it.
 const TIMEOUT_RESPONSE = rawResponse(408, {
-  error: STATUS_CODES[408],
-  message: "Client Timeout",
-  statusCode: 408,
+  error: "The request did not arrive in time.",
+  code: "validation",
+  errors: [
+    {
+      loc: [],
+      msg: "the request's headers or body arrived too slowly (header_timeout, request_timeout)",
+      type: "request_timeout",
+    },
+  ],
 });
 
 /** fastify's `clientErrorHandler`: answers what the parser refused, then closes the socket. */

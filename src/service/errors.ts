@@ -33,7 +33,7 @@ export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
  * refuses on /mcp/agent, 429 for an event stream past the cap.
  */
 export const PROTOCOL_STATUSES: Partial<Record<ErrorCode, readonly number[]>> = {
-  validation: [400],
+  validation: [400, 408],
   payload_too_large: [431],
   not_found: [405],
   conflict: [429],
