@@ -46,6 +46,14 @@ export const serverSection = table({
   token_file: text("expected a file path"),
 }).partial();
 
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export const LOG_FORMATS = ["auto", "json", "pretty"] as const;
+
+export const logSection = table({
+  level: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(", ")}` }),
+  format: z.enum(LOG_FORMATS, { error: `expected one of ${LOG_FORMATS.join(", ")}` }),
+}).partial();
+
 export const defaultsSection = table({
   retries: nonNegativeInt,
   priority: integer("expected an integer", () => true),
@@ -82,6 +90,7 @@ const rows = <T extends z.ZodType>(row: T) =>
 
 export const configFileSchema = table({
   server: serverSection.optional(),
+  log: logSection.optional(),
   defaults: defaultsSection.optional(),
   pools: rows(poolRow).optional(),
   workflows: rows(workflowRow).optional(),

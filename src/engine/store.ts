@@ -57,6 +57,23 @@ export interface TaskGuard {
   claim?: number;
 }
 
+/**
+ * What is open now, counted in the store's indexes of live rows (never by reading the rows), so
+ * a health check or a metrics scrape costs the same however much history the store keeps.
+ */
+export interface OpenCounts {
+  runs: { queued: number; running: number; paused: number };
+  tasks: { ready: number; in_progress: number; waiting: number };
+  /** Requests a person can still answer (unanswered, not stale). */
+  requests_pending: number;
+}
+
+/** Whether the store answers, and the schema version it is at against the one this build has. */
+export interface StoreProbe {
+  schema: number;
+  expected: number;
+}
+
 export interface ArrivalTally {
   arrived: number;
   indexArrived: boolean;
@@ -101,6 +118,12 @@ export interface StoreReader {
   lastChunkSeq(taskId: number): Promise<number>;
   /** In registration order. */
   listRegistrations(): Promise<RegistrationRecord[]>;
+  countOpen(): Promise<OpenCounts>;
+  /**
+   * Ready attempts of queued and running runs (what a claim can take), by workflow; a workflow
+   * with none is absent. Costs one index probe per such run, as a claim does.
+   */
+  countReady(): Promise<Record<string, number>>;
 }
 
 /** Writes, available only inside `transact`. */
@@ -153,5 +176,7 @@ export interface StoreWriter extends StoreReader {
 export interface Store extends StoreReader {
   /** Runs `fn` as one serialized transaction; a throw rolls everything back. */
   transact<T>(fn: (tx: StoreWriter) => Promise<T>): Promise<T>;
+  /** Reads the schema version (rejects when the store cannot be reached). */
+  probe(): Promise<StoreProbe>;
   close(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 // The HTTP adapter: fastify with zod schemas for validation, serialization and /openapi.json.
 // Routes parse, call one OperatorService method and render; every refusal is rendered once in
 // ./errors.ts. Nothing here computes domain things.
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { serializerCompiler } from "fastify-type-provider-zod";
 import { registerAgentMcp } from "../mcp/agent-mcp.ts";
@@ -14,8 +14,9 @@ import { installAuth } from "./auth-hook.ts";
 import { installBodyParsers } from "./body-parsers.ts";
 import { registerDocs } from "./docs.ts";
 import { installErrorHandling, sendError } from "./errors.ts";
-import { type LoggerSetting, loggerOptions } from "./logging.ts";
+import { RequestLines } from "./logging.ts";
 import { registerAgentRoutes } from "./routes/agent-routes.ts";
+import { type MetricsEndpoint, registerMetricsRoute } from "./routes/metrics-route.ts";
 import { registerPluginRoutes } from "./routes/plugin-routes.ts";
 import { registerRegistrationRoutes } from "./routes/registration-routes.ts";
 import { registerRequestRoutes } from "./routes/request-routes.ts";
@@ -28,6 +29,7 @@ import { registerWorkflowRoutes } from "./routes/workflow-routes.ts";
 import type { EventFeed } from "./sse/event-feed.ts";
 import { registerEventStream } from "./sse/events-route.ts";
 import { DEFAULT_SSE_LIMITS, type SseLimits } from "./sse/sse-connection.ts";
+import { installTracing } from "./tracing.ts";
 import { zodValidatorCompiler } from "./validation.ts";
 
 export interface AppDeps {
@@ -45,21 +47,32 @@ export interface AppDeps {
   /** Most stored events a stream replays before it answers `resync` instead. */
   sseReplayCap: number;
   version: string;
-  /** false/undefined: silent; true: pino defaults; an object: pino options (e.g. `stream`). */
-  logger?: LoggerSetting;
+  /** The server's logger (a pino instance); absent: nothing is logged. */
+  logger?: FastifyBaseLogger;
+  /** GET /metrics; absent: not mounted. */
+  metrics?: MetricsEndpoint;
   /** Heartbeat interval and slow-reader bound of the event stream (tests shorten them). */
   sse?: Partial<SseLimits>;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** How many event streams (GET /api/events) are open now. */
+    eventStreams(): number;
+  }
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app: ZodApp = Fastify({
     bodyLimit: deps.bodyLimit,
-    logger: loggerOptions(deps.logger),
+    loggerInstance: deps.logger,
+    logController: new RequestLines(),
     // Errors raised before routing (a malformed URL) get the same envelope as the rest.
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  installTracing(app, deps.version);
   installBodyParsers(app);
   installErrorHandling(app);
   installAuth(app, deps.auth);
@@ -77,11 +90,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerAgentRoutes(app, deps.agent);
     registerAgentMcp(app, deps.agent, deps.version);
   }
-  registerEventStream(app, {
+  if (deps.metrics) registerMetricsRoute(app, deps.metrics);
+  const eventStreams = registerEventStream(app, {
     feed: deps.events,
     replayCap: deps.sseReplayCap,
     limits: { ...DEFAULT_SSE_LIMITS, ...deps.sse },
   });
+  app.decorate("eventStreams", eventStreams);
   (await import("./ui.ts")).registerUi(app);
   return app;
 }

@@ -93,7 +93,8 @@ async function stream(options: EventStreamOptions, open: Set<SseConnection>, cal
   await writeSeam(conn, tap, replay?.filter(wanted) ?? null, after ?? 0);
 }
 
-export function registerEventStream(app: ZodApp, options: EventStreamOptions): void {
+/** Registers the route; answers how many streams are open now (for the metrics). */
+export function registerEventStream(app: ZodApp, options: EventStreamOptions): () => number {
   const open = new Set<SseConnection>();
   // Streams never end on their own; close them so the server can stop.
   app.addHook("preClose", async () => {
@@ -127,4 +128,5 @@ export function registerEventStream(app: ZodApp, options: EventStreamOptions): v
     },
     (request, reply) => stream(options, open, { request, reply, query: request.query }),
   );
+  return () => open.size;
 }

@@ -14,6 +14,7 @@ import type {
 import type {
   ArrivalTally,
   EventQuery,
+  OpenCounts,
   RequestFilter,
   RunFilter,
   StoreReader,
@@ -21,6 +22,7 @@ import type {
 } from "../../engine/store.ts";
 import * as arrivals from "./arrivals.ts";
 import * as chunks from "./chunks.ts";
+import * as counts from "./counts.ts";
 import * as events from "./events.ts";
 import * as records from "./records.ts";
 import * as runs from "./runs.ts";
@@ -84,5 +86,11 @@ export class PgReader implements StoreReader {
   }
   listRegistrations(): Promise<RegistrationRecord[]> {
     return arrivals.listRegistrations(this.db);
+  }
+  countOpen(): Promise<OpenCounts> {
+    return counts.countOpen(this.db);
+  }
+  countReady(): Promise<Record<string, number>> {
+    return counts.countReady(this.db);
   }
 }

@@ -16,12 +16,14 @@ import type {
 import type {
   ArrivalTally,
   EventQuery,
+  OpenCounts,
   RequestFilter,
   RunFilter,
   StoreReader,
   TaskFilter,
 } from "../../engine/store.ts";
 import { chunkReads } from "./chunks.ts";
+import { countReads } from "./counts.ts";
 import { eventReads } from "./events.ts";
 import { logReads } from "./log.ts";
 import { miscReads } from "./misc.ts";
@@ -38,6 +40,7 @@ export function prepareReads(db: Database.Database) {
     events: eventReads(db),
     chunks: chunkReads(db),
     misc: miscReads(db),
+    counts: countReads(db),
   };
 }
 
@@ -105,5 +108,11 @@ export class SqliteReader implements StoreReader {
   }
   async listRegistrations(): Promise<RegistrationRecord[]> {
     return this.reads.misc.listRegistrations();
+  }
+  async countOpen(): Promise<OpenCounts> {
+    return this.reads.counts.open();
+  }
+  async countReady(): Promise<Record<string, number>> {
+    return this.reads.counts.readyByWorkflow();
   }
 }
