@@ -14,7 +14,7 @@ import { installAuth } from "./auth-hook.ts";
 import { installBodyParsers } from "./body-parsers.ts";
 import { registerDocs } from "./docs.ts";
 import { installErrorHandling, sendError } from "./errors.ts";
-import { RequestLines } from "./logging.ts";
+import { logUnfinished, RequestLines } from "./logging.ts";
 import { registerAgentRoutes } from "./routes/agent-routes.ts";
 import { type MetricsEndpoint, registerMetricsRoute } from "./routes/metrics-route.ts";
 import { registerPluginRoutes } from "./routes/plugin-routes.ts";
@@ -73,6 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installTracing(app, deps.version);
+  logUnfinished(app);
   installBodyParsers(app);
   installErrorHandling(app);
   installAuth(app, deps.auth);

@@ -4,7 +4,12 @@
 // ride), and no header is logged (a request object that reaches a log line is reduced to its
 // method and path by the logger's serializer). Probes that arrive every few seconds (health,
 // readiness, metrics) are logged at debug, not info.
-import { type FastifyReply, type FastifyRequest, LogController } from "fastify";
+import {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from "fastify";
 
 export function pathOnly(url: string): string {
   const cut = url.indexOf("?");
@@ -12,6 +17,13 @@ export function pathOnly(url: string): string {
 }
 
 const PROBES = new Set(["/api/health", "/api/health/ready", "/metrics"]);
+
+const lineOf = (request: FastifyRequest, reply: FastifyReply) => ({
+  method: request.method,
+  path: pathOnly(request.url),
+  status: reply.statusCode,
+  duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+});
 
 export class RequestLines extends LogController {
   override incomingRequest(): void {}
@@ -21,15 +33,23 @@ export class RequestLines extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
-    const path = pathOnly(request.url);
-    const line = {
-      method: request.method,
-      path,
-      status: reply.statusCode,
-      duration_ms: Math.round(reply.elapsedTime * 10) / 10,
-    };
+    const line = lineOf(request, reply);
     if (error) reply.log.error({ ...line, err: error }, "request errored");
-    else if (PROBES.has(path)) reply.log.debug(line, "request completed");
+    else if (PROBES.has(line.path)) reply.log.debug(line, "request completed");
     else reply.log.info(line, "request completed");
   }
+}
+
+/**
+ * fastify writes its line when a response finishes; a response the client left first (an event
+ * stream it closed, a long poll it gave up) never does, so its line is written when it closes.
+ */
+export function logUnfinished(app: FastifyInstance): void {
+  app.addHook("onRequest", (request, reply, done) => {
+    reply.raw.once("close", () => {
+      if (reply.raw.writableFinished) return;
+      reply.log.info(lineOf(request, reply), "request closed by the client before its end");
+    });
+    done();
+  });
 }

@@ -4,22 +4,13 @@
 // submitted, a store call an instrumentation sees) nest under it, and a `traceparent` header
 // from the caller (read by the SDK's propagator) makes it a child of the caller's span. The URL
 // is recorded without its query string, where `access_token` may ride.
-import {
-  context,
-  propagation,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-} from "@opentelemetry/api";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import type { FastifyInstance } from "fastify";
 import { pathOnly } from "./logging.ts";
-
-const spans = new WeakMap<FastifyRequest, Span>();
 
 export function installTracing(app: FastifyInstance, version: string): void {
   const tracer = trace.getTracer("yardmaster.http", version);
-  app.addHook("onRequest", (request, _reply, done) => {
+  app.addHook("onRequest", (request, reply, done) => {
     const parent = propagation.extract(context.active(), request.headers);
     const route = request.routeOptions.url ?? "(no route)";
     const span = tracer.startSpan(
@@ -35,23 +26,15 @@ export function installTracing(app: FastifyInstance, version: string): void {
       parent,
     );
     if (!span.isRecording()) return done();
-    spans.set(request, span);
+    // `close` comes after the response finished, or when the client left first (an event
+    // stream it closed), which fastify's own end-of-response hooks do not hear of.
+    reply.raw.once("close", () => {
+      const status = reply.raw.statusCode;
+      span.setAttribute("http.response.status_code", status);
+      if (!reply.raw.writableFinished) span.setAttribute("yardmaster.http.client_left", true);
+      if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    });
     context.with(trace.setSpan(parent, span), done);
-  });
-  const end = (request: FastifyRequest, status: number) => {
-    const span = spans.get(request);
-    if (!span) return;
-    spans.delete(request);
-    span.setAttribute("http.response.status_code", status);
-    if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-    span.end();
-  };
-  app.addHook("onResponse", (request, reply, done) => {
-    end(request, reply.statusCode);
-    done();
-  });
-  app.addHook("onRequestAbort", (request, done) => {
-    end(request, 499);
-    done();
   });
 }
