@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Family, parseMetrics, sampleOf, valueOf } from "./support/prometheus-text.ts";
+import { type Family, metricValue, parseMetrics, sampleOf } from "./support/prometheus-text.ts";
 import {
   defaultToml,
   eventually,
@@ -73,10 +73,10 @@ describe("GET /metrics", () => {
     const events = await fetch(`${server.url}/api/events`, { signal: stream.signal });
 
     const { families: m, text } = await scrape();
-    expect(valueOf(m, "yardmaster_runs_ended_total", { status: "completed" })).toBe(3);
-    expect(valueOf(m, "yardmaster_runs_ended_total", { status: "failed" })).toBe(1);
+    expect(metricValue(m, "yardmaster_runs_ended_total", { status: "completed" })).toBe(3);
+    expect(metricValue(m, "yardmaster_runs_ended_total", { status: "failed" })).toBe(1);
     const chainFirst = { workflow: "chain", node: "first" };
-    expect(valueOf(m, "yardmaster_attempts_total", { ...chainFirst, outcome: "done" })).toBe(3);
+    expect(metricValue(m, "yardmaster_attempts_total", { ...chainFirst, outcome: "done" })).toBe(3);
     // The parser folds the series of a labelled histogram into one, so its family is checked
     // there and one series' count read from its own line.
     const durations = m.find((f) => f.name === "yardmaster_attempt_duration_seconds");
@@ -85,27 +85,27 @@ describe("GET /metrics", () => {
       'yardmaster_attempt_duration_seconds_count{workflow="chain",node="first",outcome="done"} 3\n',
     );
     const boom = { workflow: "flaky", node: "boom" };
-    expect(valueOf(m, "yardmaster_retries_total", boom)).toBe(1);
-    expect(valueOf(m, "yardmaster_dead_letters_total", boom)).toBe(1);
-    expect(valueOf(m, "yardmaster_attempts_total", { ...boom, outcome: "retry" })).toBe(1);
+    expect(metricValue(m, "yardmaster_retries_total", boom)).toBe(1);
+    expect(metricValue(m, "yardmaster_dead_letters_total", boom)).toBe(1);
+    expect(metricValue(m, "yardmaster_attempts_total", { ...boom, outcome: "retry" })).toBe(1);
 
-    expect(valueOf(m, "yardmaster_runs", { status: "queued" })).toBe(2);
-    expect(valueOf(m, "yardmaster_runs", { status: "running" })).toBe(2);
-    expect(valueOf(m, "yardmaster_runs", { status: "paused" })).toBe(1);
-    expect(valueOf(m, "yardmaster_tasks", { status: "ready" })).toBe(2);
-    expect(valueOf(m, "yardmaster_tasks", { status: "in_progress" })).toBe(1);
-    expect(valueOf(m, "yardmaster_tasks", { status: "waiting" })).toBe(2);
-    expect(valueOf(m, "yardmaster_requests_pending")).toBe(2);
-    expect(valueOf(m, "yardmaster_pool_capacity", { pool: "default" })).toBe(1);
-    expect(valueOf(m, "yardmaster_pool_in_flight", { pool: "default" })).toBe(1);
-    expect(valueOf(m, "yardmaster_pool_ready", { pool: "default" })).toBe(2);
-    expect(valueOf(m, "yardmaster_event_streams")).toBe(1);
+    expect(metricValue(m, "yardmaster_runs", { status: "queued" })).toBe(2);
+    expect(metricValue(m, "yardmaster_runs", { status: "running" })).toBe(2);
+    expect(metricValue(m, "yardmaster_runs", { status: "paused" })).toBe(1);
+    expect(metricValue(m, "yardmaster_tasks", { status: "ready" })).toBe(2);
+    expect(metricValue(m, "yardmaster_tasks", { status: "in_progress" })).toBe(1);
+    expect(metricValue(m, "yardmaster_tasks", { status: "waiting" })).toBe(2);
+    expect(metricValue(m, "yardmaster_requests_pending")).toBe(2);
+    expect(metricValue(m, "yardmaster_pool_capacity", { pool: "default" })).toBe(1);
+    expect(metricValue(m, "yardmaster_pool_in_flight", { pool: "default" })).toBe(1);
+    expect(metricValue(m, "yardmaster_pool_ready", { pool: "default" })).toBe(2);
+    expect(metricValue(m, "yardmaster_event_streams")).toBe(1);
     const commits = sampleOf(m, "yardmaster_store_commit_seconds");
     expect(Number(commits.count)).toBeGreaterThan(0);
     expect(commits.buckets!["+Inf"]).toBe(commits.count);
     // The process and its event loop, from prom-client's default collectors.
-    expect(valueOf(m, "nodejs_eventloop_lag_seconds")).toBeGreaterThanOrEqual(0);
-    expect(valueOf(m, "process_resident_memory_bytes")).toBeGreaterThan(0);
+    expect(metricValue(m, "nodejs_eventloop_lag_seconds")).toBeGreaterThanOrEqual(0);
+    expect(metricValue(m, "process_resident_memory_bytes")).toBeGreaterThan(0);
 
     stream.abort();
     await events.body?.cancel().catch(() => {});

@@ -31,5 +31,8 @@ export function sampleOf(families: Family[], name: string, labels: Record<string
 }
 
 /** The numeric value of a counter or gauge sample. */
-export const valueOf = (families: Family[], name: string, labels: Record<string, string> = {}) =>
-  Number(sampleOf(families, name, labels).value);
+export const metricValue = (
+  families: Family[],
+  name: string,
+  labels: Record<string, string> = {},
+) => Number(sampleOf(families, name, labels).value);
