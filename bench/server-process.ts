@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   const sync = flags.find((f) => f.startsWith("--synchronous="))?.split("=")[1];
   const traceFile = process.env.BENCH_TRACE_FILE;
   const trace = traceFile ? installStoreTrace() : null;
-  const config = await loadConfig({ file, cwd: dirname(file) });
+  const config = await loadConfig({ file, cwd: dirname(file), env: process.env });
   // The log `yardmaster serve` writes when its stderr is not a terminal: JSON lines at info.
   const server = await startServer(config, {
     logger: createLogger({ level: config.log.level, format: "json" }),

@@ -57,16 +57,12 @@ export interface TaskGuard {
   claim?: number;
 }
 
-/**
- * What is open now, counted in the store's indexes of live rows (never by reading the rows), so
- * a health check or a metrics scrape costs the same however much history the store keeps.
- */
-export interface OpenCounts {
-  runs: { queued: number; running: number; paused: number };
-  tasks: { ready: number; in_progress: number; waiting: number };
-  /** Requests a person can still answer (unanswered, not stale). */
-  requests_pending: number;
-}
+/** Run statuses of runs not ended, which the store counts (countRuns). */
+export type OpenRunStatus = "queued" | "running" | "paused";
+export const OPEN_RUN_STATUSES: readonly OpenRunStatus[] = ["queued", "running", "paused"];
+/** Statuses of attempts not finished, which the store counts (countTasks). */
+export type LiveTaskStatus = "ready" | "in_progress" | "waiting";
+export const LIVE_TASK_STATUSES: readonly LiveTaskStatus[] = ["ready", "in_progress", "waiting"];
 
 /** Whether the store answers, and the schema version it is at against the one this build has. */
 export interface StoreProbe {
@@ -118,7 +114,13 @@ export interface StoreReader {
   lastChunkSeq(taskId: number): Promise<number>;
   /** In registration order. */
   listRegistrations(): Promise<RegistrationRecord[]>;
-  countOpen(): Promise<OpenCounts>;
+  // Counts for health and metrics, which anyone may ask for often: each is answered from an
+  // index that holds open or live rows only (never by reading rows), so it costs one index entry
+  // per row counted, whatever history the store keeps.
+  countRuns(status: OpenRunStatus): Promise<number>;
+  countTasks(status: LiveTaskStatus): Promise<number>;
+  /** Requests a person can still answer (unanswered, not stale). */
+  countPendingRequests(): Promise<number>;
   /**
    * Ready attempts of queued and running runs (what a claim can take), by workflow; a workflow
    * with none is absent. Costs one index probe per such run, as a claim does.

@@ -1,6 +1,6 @@
 // The server's Prometheus metrics (GET /metrics). Two kinds, both cheap to keep and to scrape:
 // - counts of what is open now (runs, attempts, pending requests, ready depth per pool), read
-//   from the store's indexes of live rows once per scrape (Store.countOpen, countReady), and
+//   from the store's indexes of live rows on each scrape (Store.countRuns, countTasks, ...), and
 //   the pools' slots from the engine's memory;
 // - counters and histograms of what happened since the process started (attempts by outcome,
 //   their durations, retries, dead letters, runs ended, unit-of-work commit latency), kept as it
@@ -11,7 +11,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom
 import type { EventRecord } from "../engine/domain.ts";
 import type { AttemptFacts, AttemptOutcome } from "../engine/observer.ts";
 import type { Registry as EngineRegistry } from "../engine/registry.ts";
-import type { StoreReader } from "../engine/store.ts";
+import { LIVE_TASK_STATUSES, OPEN_RUN_STATUSES, type StoreReader } from "../engine/store.ts";
 
 /** What a scrape reads besides its own counters. */
 export interface MetricsSources {
@@ -150,13 +150,15 @@ export class ServerMetrics {
   async scrape(): Promise<string> {
     const sources = this.#sources;
     if (sources) {
-      const [open, ready] = await Promise.all([
-        sources.store.countOpen(),
-        sources.store.countReady(),
-      ]);
-      for (const [status, n] of Object.entries(open.runs)) this.#runs.labels(status).set(n);
-      for (const [status, n] of Object.entries(open.tasks)) this.#tasks.labels(status).set(n);
-      this.#requestsPending.set(open.requests_pending);
+      const { store } = sources;
+      for (const status of OPEN_RUN_STATUSES) {
+        this.#runs.labels(status).set(await store.countRuns(status));
+      }
+      for (const status of LIVE_TASK_STATUSES) {
+        this.#tasks.labels(status).set(await store.countTasks(status));
+      }
+      this.#requestsPending.set(await store.countPendingRequests());
+      const ready = await store.countReady();
       for (const pool of sources.registry.pools.values()) {
         const workflows = sources.registry.workflowsOnPool(pool.name);
         const depth = workflows.reduce((sum, w) => sum + (ready[w] ?? 0), 0);

@@ -12,6 +12,7 @@ import {
   type Attributes,
   type Context,
   context,
+  ProxyTracerProvider,
   ROOT_CONTEXT,
   type Span,
   SpanKind,
@@ -23,6 +24,28 @@ import type { AttemptFacts, AttemptOutcome } from "../engine/observer.ts";
 import { isRunEnd } from "./run-names.ts";
 
 export const TRACER_NAME = "yardmaster";
+
+/** How long a stopping server waits for the SDK to export what it still holds. */
+const FLUSH_MS = 2000;
+
+/**
+ * Asks the SDK (if one is registered) to export the spans it still holds: an SDK exports in
+ * batches, and `yardmaster serve` exits as soon as the server has stopped, which would drop the
+ * last batch, with the spans of the runs open at the stop. Bounded, so an unreachable collector
+ * cannot hold the stop.
+ */
+export async function flushSpans(): Promise<void> {
+  const global = trace.getTracerProvider();
+  const provider = global instanceof ProxyTracerProvider ? global.getDelegate() : global;
+  const flush = (provider as { forceFlush?: () => Promise<unknown> }).forceFlush;
+  if (typeof flush !== "function") return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise((done) => {
+    timer = setTimeout(done, FLUSH_MS);
+  });
+  await Promise.race([flush.call(provider).catch(() => {}), late]);
+  clearTimeout(timer);
+}
 
 const RUN_STATUS: Record<string, string> = {
   "run.completed": "completed",

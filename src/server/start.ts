@@ -21,6 +21,7 @@ import { buildApp } from "../http/app.ts";
 import { createAuthGate, ensureToken, isLoopbackHost } from "../http/auth.ts";
 import { type Logger, silentLogger } from "../observability/logger.ts";
 import { Telemetry } from "../observability/telemetry.ts";
+import { flushSpans } from "../observability/tracing.ts";
 import { PluginHost } from "../plugins/index.ts";
 import { AgentService } from "../service/agent/agent-service.ts";
 import { AgentSessions } from "../service/agent/agent-sessions.ts";
@@ -230,6 +231,7 @@ export async function startServer(
       await engine.stop();
       await closeBounded(app.server, app.close());
       await store.close();
+      await flushSpans();
     })();
     return stopping;
   };

@@ -60,13 +60,12 @@ export class EngineOperatorService implements OperatorService {
     }
     // Counted in the store's indexes of live rows: health is open to anyone, so it must not
     // cost in proportion to what the store holds.
-    const open = await this.store.countOpen();
     return {
       ok: true,
       version: this.version,
       pools,
-      runs_running: open.runs.running,
-      tasks_in_progress: open.tasks.in_progress,
+      runs_running: await this.store.countRuns("running"),
+      tasks_in_progress: await this.store.countTasks("in_progress"),
     };
   }
 

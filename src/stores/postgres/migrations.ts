@@ -13,7 +13,7 @@ export type { Migration };
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "initial schema", sql: SCHEMA_V1 },
   { version: 2, name: "results of agent calls", sql: SCHEMA_V2 },
-  { version: 3, name: "index of paused runs", sql: SCHEMA_V3 },
+  { version: 3, name: "index of open runs by status", sql: SCHEMA_V3 },
 ];
 
 const VERSION_TABLE = `CREATE TABLE IF NOT EXISTS schema_version (

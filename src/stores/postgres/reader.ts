@@ -14,7 +14,8 @@ import type {
 import type {
   ArrivalTally,
   EventQuery,
-  OpenCounts,
+  LiveTaskStatus,
+  OpenRunStatus,
   RequestFilter,
   RunFilter,
   StoreReader,
@@ -87,8 +88,14 @@ export class PgReader implements StoreReader {
   listRegistrations(): Promise<RegistrationRecord[]> {
     return arrivals.listRegistrations(this.db);
   }
-  countOpen(): Promise<OpenCounts> {
-    return counts.countOpen(this.db);
+  countRuns(status: OpenRunStatus): Promise<number> {
+    return counts.countRuns(this.db, status);
+  }
+  countTasks(status: LiveTaskStatus): Promise<number> {
+    return counts.countTasks(this.db, status);
+  }
+  countPendingRequests(): Promise<number> {
+    return counts.countPendingRequests(this.db);
   }
   countReady(): Promise<Record<string, number>> {
     return counts.countReady(this.db);

@@ -15,7 +15,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "initial schema", sql: SCHEMA_V1 },
   { version: 2, name: "status index of going attempts only", sql: SCHEMA_V2 },
   { version: 3, name: "results of agent calls", sql: SCHEMA_V3 },
-  { version: 4, name: "index of paused runs", sql: SCHEMA_V4 },
+  { version: 4, name: "index of open runs by status", sql: SCHEMA_V4 },
 ];
 
 export function schemaVersion(db: Database.Database): number {

@@ -16,7 +16,8 @@ import type {
 import type {
   ArrivalTally,
   EventQuery,
-  OpenCounts,
+  LiveTaskStatus,
+  OpenRunStatus,
   RequestFilter,
   RunFilter,
   StoreReader,
@@ -109,8 +110,14 @@ export class SqliteReader implements StoreReader {
   async listRegistrations(): Promise<RegistrationRecord[]> {
     return this.reads.misc.listRegistrations();
   }
-  async countOpen(): Promise<OpenCounts> {
-    return this.reads.counts.open();
+  async countRuns(status: OpenRunStatus): Promise<number> {
+    return this.reads.counts.runs(status);
+  }
+  async countTasks(status: LiveTaskStatus): Promise<number> {
+    return this.reads.counts.tasks(status);
+  }
+  async countPendingRequests(): Promise<number> {
+    return this.reads.counts.pendingRequests();
   }
   async countReady(): Promise<Record<string, number>> {
     return this.reads.counts.readyByWorkflow();
