@@ -12,7 +12,7 @@ import {
   type Attributes,
   type Context,
   context,
-  ProxyTracerProvider,
+  type ProxyTracerProvider,
   ROOT_CONTEXT,
   type Span,
   SpanKind,
@@ -35,8 +35,9 @@ const FLUSH_MS = 2000;
  * cannot hold the stop.
  */
 export async function flushSpans(): Promise<void> {
-  const global = trace.getTracerProvider();
-  const provider = global instanceof ProxyTracerProvider ? global.getDelegate() : global;
+  // Asked by shape, not `instanceof`: the SDK registers through its own copy of the API.
+  const global = trace.getTracerProvider() as Partial<ProxyTracerProvider>;
+  const provider = typeof global.getDelegate === "function" ? global.getDelegate() : global;
   const flush = (provider as { forceFlush?: () => Promise<unknown> }).forceFlush;
   if (typeof flush !== "function") return;
   let timer: NodeJS.Timeout | undefined;
