@@ -30,7 +30,8 @@ export function prettyLine(json: string, colours: boolean): string {
   }
   const level = LEVELS[entry.level as number] ?? { name: String(entry.level), colour: 0 };
   const paint = (code: number, text: string) => (colours ? `\x1b[${code}m${text}\x1b[0m` : text);
-  const time = typeof entry.time === "string" ? entry.time.slice(11, 23) : "";
+  const time =
+    typeof entry.time === "number" ? new Date(entry.time).toISOString().slice(11, 23) : "";
   const fields = Object.entries(entry)
     .filter(([key]) => !HEAD.has(key))
     .map(([key, value]) => field(key, value));

@@ -66,14 +66,18 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   return signals.stopOnSignal(server);
 }
 
-/** Lines go to stderr (stdout carries only the ready line), readable there on a terminal. */
+/**
+ * Lines go to stderr (stdout carries only the ready line), readable there on a terminal. A
+ * command run in-process by a test with an io of its own gets them through that io.
+ */
 function serverLogger(config: ServerConfig, io: CliIo): Logger {
+  const own = envOf(io) === process.env;
   const terminal = (io as ClientIo).stderrIsTty ?? process.stderr.isTTY === true;
   const noColour = envOf(io).NO_COLOR;
   return createLogger({
     level: config.log.level,
     format: resolveFormat(config.log.format, terminal),
     colours: terminal && (noColour === undefined || noColour === ""),
-    destination: { write: (line: string) => io.err(line.replace(/\n$/, "")) },
+    destination: own ? undefined : { write: (line: string) => io.err(line.replace(/\n$/, "")) },
   });
 }
