@@ -3,7 +3,8 @@
 // Seeds a SQLite store with `runs` running runs, each with one attempt waiting on an unanswered
 // request (written through the Store, with the store contract's records), starts `yardmaster serve`
 // on it in a process of its own, then measures, from this process:
-// - GET /api/health, /api/health/ready and /metrics one at a time (latency percentiles);
+// - GET /api/health, /api/health/ready and /metrics one at a time (latency percentiles, and the
+//   server's CPU time per call, from /proc);
 // - `callers` clients calling GET /api/health back to back for `seconds` (requests per second),
 //   while one more client calls GET /api/me, whose latency shows what the load costs others.
 // Prints one JSON object. Runs from any checkout whose Store has insertRun/insertTask/
@@ -17,6 +18,7 @@ import { openStore } from "../src/server/start.ts";
 import { requestInput, runInput, taskInput } from "../test/store-contract/fixtures.ts";
 import { latencies } from "./figures.ts";
 import { HttpClient } from "./http-client.ts";
+import { cpuMs } from "./server-handle.ts";
 
 const [runs = 10_000, callers = 20, seconds = 10] = process.argv.slice(2).map(Number);
 const ROOT = join(import.meta.dirname, "..");
@@ -36,7 +38,7 @@ async function seed(file: string): Promise<void> {
   await store.close();
 }
 
-async function serve(dir: string): Promise<{ url: string; stop(): Promise<void> }> {
+async function serve(dir: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [join(ROOT, "bin", "yardmaster.mjs"), "serve"], {
     cwd: dir,
     stdio: ["ignore", "pipe", "ignore"],
@@ -46,6 +48,7 @@ async function serve(dir: string): Promise<{ url: string; stop(): Promise<void> 
   );
   return {
     url: /listening on (\S+)/.exec(line)![1],
+    pid: child.pid!,
     stop: () =>
       new Promise((done) => {
         child.once("exit", () => done());
@@ -54,16 +57,19 @@ async function serve(dir: string): Promise<{ url: string; stop(): Promise<void> 
   };
 }
 
-async function timed(client: HttpClient, path: string, count: number) {
+async function timed(client: HttpClient, pid: number, path: string, count: number) {
   const ms: number[] = [];
+  const cpu = cpuMs(pid);
   for (let i = 0; i < count; i++) {
     const start = performance.now();
     const reply = await client.request("GET", path);
     if (reply.status >= 500 || reply.status === 404) throw new Error(`${path}: ${reply.status}`);
     ms.push(performance.now() - start);
   }
-  return latencies(ms);
+  return { ...latencies(ms), server_cpu_ms_per_call: round3((cpuMs(pid) - cpu) / count) };
 }
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 async function underLoad(url: string) {
   const client = new HttpClient(url, { sockets: callers + 1 });
@@ -101,10 +107,10 @@ async function main(): Promise<void> {
     const server = await serve(dir);
     const client = new HttpClient(server.url);
     const idle = {
-      health_ms: await timed(client, "/api/health", 100),
-      ready_ms: await timed(client, "/api/health/ready", 100).catch(() => null),
-      metrics_ms: await timed(client, "/metrics", 100).catch(() => null),
-      me_ms: await timed(client, "/api/me", 100),
+      health_ms: await timed(client, server.pid, "/api/health", 200),
+      ready_ms: await timed(client, server.pid, "/api/health/ready", 200).catch(() => null),
+      metrics_ms: await timed(client, server.pid, "/metrics", 200).catch(() => null),
+      me_ms: await timed(client, server.pid, "/api/me", 200),
     };
     client.close();
     const loaded = await underLoad(server.url);

@@ -123,7 +123,7 @@ export interface StoreReader {
   countPendingRequests(): Promise<number>;
   /**
    * Ready attempts of queued and running runs (what a claim can take), by workflow; a workflow
-   * with none is absent. Costs one index probe per such run, as a claim does.
+   * with none is absent. Costs in proportion to the ready attempts (an index of ready rows).
    */
   countReady(): Promise<Record<string, number>>;
 }
