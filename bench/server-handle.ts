@@ -64,7 +64,9 @@ export function killAllServers(): void {
 
 function configToml(dir: string, spec: ServerSpec): string {
   const lines = ["[server]", 'host = "127.0.0.1"', "port = 0"];
-  lines.push(`store = "sqlite:${join(dir, "store.db")}"`, "sse_replay_cap = 10000", "");
+  lines.push(`store = "sqlite:${join(dir, "store.db")}"`, "sse_replay_cap = 10000");
+  // The workloads' workflows live beside this file, outside the server's own folder.
+  lines.push(`workflow_roots = [${JSON.stringify(import.meta.dirname)}]`, "");
   for (const [name, capacity] of Object.entries(spec.pools)) {
     lines.push(`[pools.${name}]`, `capacity = ${capacity}`, "");
   }

@@ -1,10 +1,19 @@
 #!/usr/bin/env node
-// Entry point of the `yardmaster` command. The sources are TypeScript run through tsx,
-// which is also what loads workflow files at run time, so one loader serves both.
-import { register } from "tsx/esm/api";
+// Entry point of the `yardmaster` command. A clone has the TypeScript sources, which run
+// through tsx so that they are always current without a build step; the published package
+// ships only their compiled JavaScript (dist/), which starts without compiling anything.
+// Workflow files are TypeScript either way: the loader imports them through tsx on its own.
+import { existsSync } from "node:fs";
 
-register();
-const { main } = await import("../src/cli/main.ts");
+const source = new URL("../src/cli/main.ts", import.meta.url);
+let main;
+if (existsSync(source)) {
+  const { register } = await import("tsx/esm/api");
+  register();
+  ({ main } = await import(source.href));
+} else {
+  ({ main } = await import("../dist/cli/main.js"));
+}
 const argv = process.argv.slice(2);
 const code = await main(argv);
 process.exitCode = code;

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config/index.ts";
+import { DEFAULT_MAX_EVENT_STREAMS } from "../src/http/app.ts";
+import { DEFAULT_CONNECTION_LIMITS } from "../src/http/connection-limits.ts";
 
 let dir: string;
 
@@ -46,6 +48,12 @@ describe("loadConfig defaults", () => {
         sseReplayCap: 10000,
         tokenFile: join(dir, ".yardmaster/operator-token"),
         token: null,
+        workflowRoots: [dir],
+        headerTimeoutMs: 20_000,
+        requestTimeoutMs: 60_000,
+        keepAliveTimeoutMs: 5_000,
+        maxConnections: 2000,
+        maxEventStreams: 1000,
       },
       log: { level: "info", format: "auto" },
       origins: expect.objectContaining({ "server.port": "default", "log.level": "default" }),
@@ -132,6 +140,60 @@ describe("loadConfig precedence", () => {
       cwd: dir,
       timeout: 600,
     });
+  });
+});
+
+describe("loadConfig limits and workflow roots", () => {
+  it("reads the timeouts in seconds and the caps", async () => {
+    await writeConfig(
+      "[server]\nheader_timeout = 0.5\nrequest_timeout = 30\nkeep_alive_timeout = 65\n" +
+        "max_connections = 50\nmax_event_streams = 10\n",
+    );
+    const { server } = await loadConfig({ cwd: dir });
+    expect(server).toMatchObject({
+      headerTimeoutMs: 500,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 65_000,
+      maxConnections: 50,
+      maxEventStreams: 10,
+    });
+  });
+
+  it("keeps the defaults of the HTTP layer, for apps built without a configuration", async () => {
+    const { server } = await loadConfig({ cwd: dir });
+    expect({
+      headersTimeoutMs: server.headerTimeoutMs,
+      requestTimeoutMs: server.requestTimeoutMs,
+      keepAliveTimeoutMs: server.keepAliveTimeoutMs,
+      maxConnections: server.maxConnections,
+      maxEventStreams: server.maxEventStreams,
+    }).toEqual({ ...DEFAULT_CONNECTION_LIMITS, maxEventStreams: DEFAULT_MAX_EVENT_STREAMS });
+  });
+
+  it("refuses a header timeout set longer than the request timeout, and a zero", async () => {
+    await writeConfig("[server]\nheader_timeout = 90\nrequest_timeout = 60\n");
+    expect(await failure(loadConfig({ cwd: dir }))).toMatch(
+      /server\.header_timeout: expected at most request_timeout \(60 seconds\)/,
+    );
+    await writeConfig("[server]\nrequest_timeout = 5\n");
+    expect((await loadConfig({ cwd: dir })).server.headerTimeoutMs).toBe(5000);
+    await writeConfig("[server]\nkeep_alive_timeout = 0\n");
+    expect(await failure(loadConfig({ cwd: dir }))).toMatch(
+      /server\.keep_alive_timeout: expected a number of seconds > 0/,
+    );
+  });
+
+  it("resolves workflow roots against the file's folder; by default that folder and the working one", async () => {
+    const sub = join(dir, "conf");
+    await mkdir(sub);
+    const file = join(sub, "yardmaster.toml");
+    await writeFile(file, "");
+    expect((await loadConfig({ file, cwd: dir })).server.workflowRoots).toEqual([sub, dir]);
+    await writeFile(file, '[server]\nworkflow_roots = ["flows", "/srv/shared"]\n');
+    expect((await loadConfig({ file, cwd: dir })).server.workflowRoots).toEqual([
+      join(sub, "flows"),
+      "/srv/shared",
+    ]);
   });
 });
 

@@ -188,6 +188,16 @@ describe("persistWorkflowRow", () => {
     await persistWorkflowRow(file, "a", { target: "a.ts:a", pool: "default" });
     expect((await stat(file)).mode & 0o777).toBe(0o640);
   });
+
+  it("creates a missing file private to the user, whatever the umask", async () => {
+    const umask = process.umask(0o022);
+    try {
+      await persistWorkflowRow(file, "a", { target: "a.ts:a", pool: "default" });
+    } finally {
+      process.umask(umask);
+    }
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+  });
 });
 
 describe("removeWorkflowRow", () => {

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { elideSource } from "../src/authoring/import-error.ts";
 import {
   edgeRefs,
   isWorkflow,
@@ -51,7 +52,7 @@ describe("load stages", () => {
     temp.write("throws.ts", 'throw new Error("exploded while importing");\n');
     await expectStage("nope.ts:x", "import", new RegExp(`file not found: .*${path.sep}nope\\.ts`));
     await expectStage("syntax.ts:x", "import", /syntax\.ts.*(Unexpected|Expected)/s);
-    await expectStage("./throws.ts:x", "import", /^exploded while importing$/);
+    await expectStage("./throws.ts:x", "import", /^Error: exploded while importing$/);
     await expectStage("no-such-package:x", "import", /Cannot find package 'no-such-package'/);
   });
 
@@ -185,5 +186,19 @@ describe("the function-forms fixture, loaded as TypeScript", () => {
         end: { line: lineOf("forms.node(async function end(") },
       },
     });
+  });
+});
+
+describe("elideSource: parse errors never quote the file", () => {
+  it("drops quoted source, keeps quoted punctuation, and drops V8's JSON window", () => {
+    expect(elideSource("Unexpected identifier 'Sekr1t'")).toBe("Unexpected identifier …");
+    expect(elideSource('Expected ";" but found "Sekr1t"')).toBe('Expected ";" but found …');
+    expect(
+      elideSource("The requested module './keys.mjs' does not provide an export named 'Sekr1t'"),
+    ).toBe("The requested module … does not provide an export named …");
+    expect(elideSource(`Unexpected token 'k', "{"key": Sekr1t}" is not valid JSON`)).toBe(
+      "Unexpected token …, … is not valid JSON",
+    );
+    expect(elideSource("Sekr1t_value is not defined")).toBe("… is not defined");
   });
 });

@@ -5,7 +5,7 @@
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { call, killAll, post, serveIn, stop } from "./support/serve-process.ts";
@@ -23,7 +23,8 @@ function folder(): string {
   dir = mkdtempSync(join(tmpdir(), "ym-log-"));
   writeFileSync(
     join(dir, "yardmaster.toml"),
-    `[server]\nport = 0\nstore = "sqlite:store.db"\n[pools.default]\ncapacity = 2\n` +
+    `[server]\nport = 0\nstore = "sqlite:store.db"\nworkflow_roots = ["${dirname(FLOWS)}"]\n` +
+      `[pools.default]\ncapacity = 2\n` +
       `[workflows.chain]\ntarget = "${FLOWS}:chain"\n`,
   );
   return dir;

@@ -2,12 +2,15 @@
 // named otherwise is reported, naming the file and the key.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config/index.ts";
 import { createLogger } from "../src/observability/logger.ts";
 import { type RunningServer, startServer } from "../src/server/start.ts";
 import { FLOWS } from "./support/server-harness.ts";
+
+/** The rows name the fixtures' flows by absolute path: their folder is a workflow root too. */
+const SERVER = `[server]\nport = 0\nworkflow_roots = [".", ${JSON.stringify(dirname(FLOWS))}]\n`;
 
 let server: RunningServer | undefined;
 let dir: string | undefined;
@@ -21,10 +24,7 @@ it("registers a row's workflow under its own name and names the mismatched table
   dir = mkdtempSync(join(tmpdir(), "ym-rows-"));
   const file = join(dir, "yardmaster.toml");
   const rows = ["[workflows.pipeline]", `target = "${FLOWS}:chain"`];
-  writeFileSync(
-    file,
-    ["[server]\nport = 0\n\n[pools.default]\ncapacity = 1\n", ...rows].join("\n"),
-  );
+  writeFileSync(file, [`${SERVER}\n[pools.default]\ncapacity = 1\n`, ...rows].join("\n"));
   const lines: string[] = [];
   const destination = { write: (line: string) => lines.push(JSON.parse(line).msg) };
   server = await startServer(await loadConfig({ file, cwd: dir }), {
@@ -53,10 +53,7 @@ nostart.node(async function lonely() { return 1; });
     '[workflows.nostart]\ntarget = "nostart.ts:nostart"',
     '[workflows.ghost]\ntarget = "ghost.ts:ghost"',
   ];
-  writeFileSync(
-    file,
-    ["[server]\nport = 0\n\n[pools.default]\ncapacity = 1\n", ...rows].join("\n"),
-  );
+  writeFileSync(file, [`${SERVER}\n[pools.default]\ncapacity = 1\n`, ...rows].join("\n"));
   const config = await loadConfig({ file, cwd: dir });
   const failure = await startServer(config).then(
     (s) => {
@@ -84,10 +81,7 @@ async function refusal(
 ): Promise<{ file: string; error: ConfigError }> {
   dir = mkdtempSync(join(tmpdir(), "ym-rows-"));
   const file = join(dir, "yardmaster.toml");
-  writeFileSync(
-    file,
-    `[server]\nport = 0\n${serverKeys}\n[pools.default]\ncapacity = 1\n\n${rows}`,
-  );
+  writeFileSync(file, `${SERVER}${serverKeys}\n[pools.default]\ncapacity = 1\n\n${rows}`);
   const error = await startServer(await loadConfig({ file, cwd: dir })).then(
     (s) => {
       server = s;

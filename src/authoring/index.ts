@@ -20,5 +20,6 @@ export {
 export { validatePlugins } from "./plugins.ts";
 export { edgeRefs, isEdgeRef, isTransition, makeEdgeRef } from "./refs.ts";
 export { type RoutedTransition, type Routing, route } from "./routing.ts";
+export type { TargetPlace } from "./target-roots.ts";
 export type * from "./types.ts";
 export { isWorkflow, Workflow, workflow } from "./workflow.ts";

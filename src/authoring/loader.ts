@@ -1,12 +1,18 @@
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { tsImport } from "tsx/esm/api";
+import { describeImportError } from "./import-error.ts";
 import { validatePlugins } from "./plugins.ts";
 import { installSelfResolution } from "./self-resolve.ts";
 import { scanSource } from "./source-scan-client.ts";
 import { type ParsedTarget, parseTarget } from "./target.ts";
+import {
+  type PlacedTarget,
+  placeTarget,
+  type TargetPlace,
+  TargetPlaceError,
+  targetPlace,
+} from "./target-roots.ts";
 import type { FinalGraph, FinalizeHints, NodeDefaults } from "./types.ts";
 import { isWorkflow, type Workflow } from "./workflow.ts";
 
@@ -40,17 +46,19 @@ export interface LoadedWorkflow {
  * `tsImport` puts each call in its own namespace), so a replaced workflow sees the file as it
  * is on disk now; the price is that earlier copies stay in the module cache. `onPicked` sees the
  * workflow object before its graph is checked (a reload refuses another name first); what it
- * throws propagates as is.
+ * throws propagates as is. `place` is the folder the target is relative to and the workflow
+ * roots it must resolve into (target-roots.ts); a bare folder is its own only root.
  */
 export async function loadTarget(
   target: string,
-  baseDir: string,
+  place: string | TargetPlace,
   defaults?: NodeDefaults,
   onPicked?: (wf: Workflow) => void,
 ): Promise<LoadedWorkflow> {
-  const parsed = parseTarget(target, baseDir);
+  const where = targetPlace(place);
+  const parsed = parseTarget(target, where.baseDir);
   if (typeof parsed === "string") throw new WorkflowLoadError(target, "target", parsed);
-  const { namespace, file } = await importTarget(target, parsed, baseDir);
+  const { namespace, file } = await importTarget(target, parsed, where);
   const wf = pickWorkflow(target, parsed, namespace);
   onPicked?.(wf);
   const hints = await sourceHints(file, parsed.exportName);
@@ -71,23 +79,26 @@ export async function loadTarget(
 async function importTarget(
   target: string,
   parsed: ParsedTarget,
-  baseDir: string,
+  place: TargetPlace,
 ): Promise<{ namespace: Record<string, unknown>; file: string | null }> {
-  if (parsed.kind === "file" && !existsSync(parsed.file)) {
-    throw new WorkflowLoadError(target, "import", `file not found: ${parsed.file}`);
+  let placed: PlacedTarget;
+  try {
+    placed = await placeTarget(parsed, place);
+  } catch (err) {
+    if (err instanceof TargetPlaceError)
+      throw new WorkflowLoadError(target, err.stage, err.message);
+    throw err;
   }
-  const specifier = parsed.kind === "file" ? pathToFileURL(parsed.file).href : parsed.specifier;
-  // Resolution of a module target starts in baseDir, as if a file there imported it.
-  const parentURL = pathToFileURL(path.resolve(baseDir) + path.sep).href;
+  const { specifier, parentURL } = placed;
   const imported: string[] = [];
   installSelfResolution();
   try {
     const namespace = await tsImport(specifier, { parentURL, onImport: (u) => imported.push(u) });
     // The entry module is loaded before anything it imports, so it is reported first.
-    const file = parsed.kind === "file" ? parsed.file : fileOfUrl(imported[0]);
-    return { namespace, file };
+    return { namespace, file: placed.file ?? fileOfUrl(imported[0]) };
   } catch (err) {
-    throw new WorkflowLoadError(target, "import", messageOf(err));
+    const detail = await describeImportError(err, placed.file ?? fileOfUrl(imported[0]));
+    throw new WorkflowLoadError(target, "import", detail);
   }
 }
 

@@ -1,9 +1,13 @@
 // The child process behind source-scan-client.ts: it loads the TypeScript compiler, answers
 // scan requests over IPC, and exits when its parent lets go of it. Plain JavaScript, because
-// it is the process that installs the TypeScript loader (tsx) before importing the scanner.
-import { register } from "tsx/esm/api";
+// from the sources it is the process that installs the TypeScript loader (tsx) before importing
+// the scanner; compiled (dist/, where the import below names source-scan.js) it needs none.
+import { existsSync } from "node:fs";
 
-register();
+if (existsSync(new URL("./source-scan.ts", import.meta.url))) {
+  const { register } = await import("tsx/esm/api");
+  register();
+}
 const { scanNodes } = await import("./source-scan.ts");
 
 process.on("message", (request) => {

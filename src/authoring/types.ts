@@ -64,15 +64,19 @@ export interface TaskContext {
 }
 
 /**
- * A node body as TypeScript sees it. The edges parameter is typed so that an inline
- * `async function intake({ classify }, ticket: Ticket, ctx)` gets `EdgeRef`s and a `TaskContext`
- * without annotations; the payload is `any` so that authors can annotate it freely.
+ * The edges parameter of a node body: each name destructured from it is an `EdgeRef`. Its values
+ * are typed `any` rather than `EdgeRef`: under `noUncheckedIndexedAccess` (which `tsc --init`
+ * turns on) every name taken from a record would be `EdgeRef | undefined`, so calling one,
+ * `return shout(x)`, would not type-check, and TypeScript has no type for "every name is present".
  */
-export type NodeBody = (
-  edges: Record<string, EdgeRef<any>>,
-  payload: any,
-  ctx: TaskContext,
-) => unknown;
+export type Edges = Readonly<Record<string, any>>;
+
+/**
+ * A node body as TypeScript sees it. An inline `async function intake({ classify }, ticket:
+ * Ticket, ctx)` needs no annotation for its edges or its `TaskContext`; the payload is `any` so
+ * that authors can annotate it freely.
+ */
+export type NodeBody = (edges: Edges, payload: any, ctx: TaskContext) => unknown;
 
 /** A node after finalization: everything the engine needs to run and describe it. */
 export interface FinalNode {

@@ -27,6 +27,11 @@ export const DEFAULTS = {
   bodyLimit: 1_048_576,
   sseReplayCap: 10_000,
   tokenFile: ".yardmaster/operator-token",
+  headerTimeout: 20,
+  requestTimeout: 60,
+  keepAliveTimeout: 5,
+  maxConnections: 2000,
+  maxEventStreams: 1000,
   logLevel: "info" as LogLevel,
   logFormat: "auto" as LogFormat,
   retries: 0,
@@ -45,6 +50,18 @@ export interface BuildContext {
   flags: ConfigFlags;
   env: EnvSettings;
 }
+
+const FILE_ONLY = [
+  "require_token",
+  "body_limit",
+  "sse_replay_cap",
+  "workflow_roots",
+  "header_timeout",
+  "request_timeout",
+  "keep_alive_timeout",
+  "max_connections",
+  "max_event_streams",
+] as const;
 
 /** Picks a setting by precedence (flag, variable, file, default), noting where it came from. */
 class Origins {
@@ -86,6 +103,7 @@ export function buildServerConfig(content: ConfigFile, ctx: BuildContext): Serve
     workflows: buildWorkflows(content, ctx.configDir),
     agents: buildAgents(content, ctx.configDir),
   };
+  checkTimeouts(config.server, ctx.shown);
   checkWorkflowPools(config, ctx.shown);
   return config;
 }
@@ -122,23 +140,18 @@ function buildServer(content: ConfigFile, ctx: BuildContext, origins: Origins): 
     publicUrl = defaultPublicUrl(host, port);
     origins.record["server.public_url"] = "from host and port";
   }
+  // The keys only the file sets come from it or from the defaults.
+  for (const key of FILE_ONLY) {
+    origins.record[`server.${key}`] = s[key] === undefined ? "default" : "file";
+  }
   return {
     host,
     port,
-    requireToken: origins.pick("server.require_token", {
-      file: s.require_token,
-      fallback: DEFAULTS.requireToken,
-    }),
+    requireToken: s.require_token ?? DEFAULTS.requireToken,
     store: storeWithPassword(store, ctx, origins),
     publicUrl,
-    bodyLimit: origins.pick("server.body_limit", {
-      file: s.body_limit,
-      fallback: DEFAULTS.bodyLimit,
-    }),
-    sseReplayCap: origins.pick("server.sse_replay_cap", {
-      file: s.sse_replay_cap,
-      fallback: DEFAULTS.sseReplayCap,
-    }),
+    bodyLimit: s.body_limit ?? DEFAULTS.bodyLimit,
+    sseReplayCap: s.sse_replay_cap ?? DEFAULTS.sseReplayCap,
     tokenFile: origins.pick(
       "server.token_file",
       {
@@ -149,6 +162,16 @@ function buildServer(content: ConfigFile, ctx: BuildContext, origins: Origins): 
       { env: ENV.tokenFile },
     ),
     token: env.token?.value ?? null,
+    workflowRoots: workflowRoots(s.workflow_roots, ctx),
+    // Unset, the header timeout follows a request timeout set below its default.
+    headerTimeoutMs: ms(
+      s.header_timeout ??
+        Math.min(DEFAULTS.headerTimeout, s.request_timeout ?? DEFAULTS.requestTimeout),
+    ),
+    requestTimeoutMs: ms(s.request_timeout ?? DEFAULTS.requestTimeout),
+    keepAliveTimeoutMs: ms(s.keep_alive_timeout ?? DEFAULTS.keepAliveTimeout),
+    maxConnections: s.max_connections ?? DEFAULTS.maxConnections,
+    maxEventStreams: s.max_event_streams ?? DEFAULTS.maxEventStreams,
   };
 }
 
@@ -186,6 +209,28 @@ function buildLog(content: ConfigFile, ctx: BuildContext, origins: Origins): Log
     level: pick<LogLevel>("level", ctx.flags.logLevel, ctx.env.logLevel, DEFAULTS.logLevel),
     format: pick<LogFormat>("format", ctx.flags.logFormat, ctx.env.logFormat, DEFAULTS.logFormat),
   };
+}
+
+const ms = (seconds: number) => Math.max(1, Math.round(seconds * 1000));
+
+/**
+ * Folders workflow targets may load from: as configured (relative to the file's folder), else
+ * the configuration folder and the working folder, where an operator's own files live.
+ */
+function workflowRoots(configured: string[] | undefined, ctx: BuildContext): string[] {
+  const roots = configured?.map((root) => resolve(ctx.configDir, root)) ?? [ctx.configDir, ctx.cwd];
+  return [...new Set(roots)];
+}
+
+/** Node refuses a header timeout longer than the request timeout: the headers are part of it. */
+function checkTimeouts(server: ServerSettings, shown: string | null): void {
+  if (server.headerTimeoutMs <= server.requestTimeoutMs) return;
+  throw new ConfigError(shown, [
+    {
+      key: "server.header_timeout",
+      message: `expected at most request_timeout (${server.requestTimeoutMs / 1000} seconds)`,
+    },
+  ]);
 }
 
 function buildWorkflows(content: ConfigFile, dir: string): Record<string, WorkflowRowConfig> {

@@ -31,6 +31,12 @@ export function configText(config: ServerConfig): string {
     line("server", "body_limit", server.bodyLimit),
     line("server", "sse_replay_cap", server.sseReplayCap),
     line("server", "token_file", server.tokenFile),
+    `workflow_roots = ${JSON.stringify(server.workflowRoots)}  # ${origins["server.workflow_roots"]}`,
+    line("server", "header_timeout", server.headerTimeoutMs / 1000),
+    line("server", "request_timeout", server.requestTimeoutMs / 1000),
+    line("server", "keep_alive_timeout", server.keepAliveTimeoutMs / 1000),
+    line("server", "max_connections", server.maxConnections),
+    line("server", "max_event_streams", server.maxEventStreams),
     ...(server.token === null
       ? []
       : [`# operator token: ${MASK} from YARDMASTER_TOKEN (token_file is not read)`]),

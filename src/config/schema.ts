@@ -24,6 +24,12 @@ const positiveInt = integer("expected a positive integer", (n) => n > 0);
 const nonNegativeInt = integer("expected an integer >= 0", (n) => n >= 0);
 const text = (what: string) => z.string({ error: what }).min(1, { error: what });
 
+const seconds = z
+  .number({ error: "expected a number of seconds > 0" })
+  .positive({ error: "expected a number of seconds > 0" });
+/** A server timer: Node's timers hold at most about 24 days, a day is plenty. */
+const timerSeconds = seconds.max(86_400, { error: "expected at most 86400 seconds (one day)" });
+
 const STORE_URL = /^(sqlite:.+|postgres(ql)?:\/\/.+)$/;
 const storeUrl = z
   .string({ error: "expected a store URL (sqlite:PATH or postgres://...)" })
@@ -44,6 +50,14 @@ export const serverSection = table({
   body_limit: positiveInt,
   sse_replay_cap: positiveInt,
   token_file: text("expected a file path"),
+  workflow_roots: z.array(text("expected a folder path"), {
+    error: 'expected an array of folders such as ["workflows"]',
+  }),
+  header_timeout: timerSeconds,
+  request_timeout: timerSeconds,
+  keep_alive_timeout: timerSeconds,
+  max_connections: positiveInt,
+  max_event_streams: positiveInt,
 }).partial();
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -79,10 +93,7 @@ export const agentRow = table({
     .record(z.string(), z.string({ error: "expected a string" }), { error: "expected a table" })
     .optional(),
   cwd: text("expected a folder path").optional(),
-  timeout: z
-    .number({ error: "expected a number of seconds > 0" })
-    .positive({ error: "expected a number of seconds > 0" })
-    .optional(),
+  timeout: seconds.optional(),
 });
 
 const rows = <T extends z.ZodType>(row: T) =>

@@ -23,6 +23,17 @@ export interface ServerSettings {
    * lives in `tokenFile`. A server given one never reads or creates the file.
    */
   token: string | null;
+  /** Absolute folders a workflow target must resolve into (`workflow_roots`). */
+  workflowRoots: string[];
+  /** Longest wait for a request's headers, then for the whole request (body included). */
+  headerTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** How long an idle connection is kept open for the client's next request. */
+  keepAliveTimeoutMs: number;
+  /** Most connections open at once; one more is closed as soon as it is accepted. */
+  maxConnections: number;
+  /** Most `GET /api/events` streams open at once; one more is refused with 429. */
+  maxEventStreams: number;
 }
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";

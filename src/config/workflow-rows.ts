@@ -126,13 +126,17 @@ function withoutEmptyRows(doc: Doc): Doc {
   return rest;
 }
 
-/** Temp file beside the target, then rename: a reader never sees half a file. */
+/**
+ * Temp file beside the target, then rename: a reader never sees half a file. The temp file is
+ * created private (the file may hold a store URL with its password) and takes the mode of the
+ * file it replaces; a file the server creates stays private (0600).
+ */
 async function writeAtomically(file: string, text: string, exists: boolean): Promise<void> {
   // Write through a symlinked configuration file rather than replacing the link.
   const target = exists ? await realpath(file) : file;
   const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
   try {
-    await writeFile(temp, text, { encoding: "utf8", flag: "wx" });
+    await writeFile(temp, text, { encoding: "utf8", flag: "wx", mode: 0o600 });
     if (exists) await chmod(temp, (await stat(target)).mode & 0o7777);
     await rename(temp, target);
   } catch (error) {

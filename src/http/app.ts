@@ -12,8 +12,15 @@ import type { WorkflowRegistrar } from "../service/registration/api.ts";
 import type { AuthGate } from "./auth.ts";
 import { installAuth } from "./auth-hook.ts";
 import { installBodyParsers } from "./body-parsers.ts";
+import {
+  type ConnectionLimits,
+  capConnections,
+  connectionOptions,
+  DEFAULT_CONNECTION_LIMITS,
+} from "./connection-limits.ts";
 import { registerDocs } from "./docs.ts";
 import { installErrorHandling, sendError } from "./errors.ts";
+import { installHtmlHeaders } from "./html-headers.ts";
 import { logUnfinished, RequestLines } from "./logging.ts";
 import { registerAgentRoutes } from "./routes/agent-routes.ts";
 import { type MetricsEndpoint, registerMetricsRoute } from "./routes/metrics-route.ts";
@@ -46,6 +53,10 @@ export interface AppDeps {
   bodyLimit: number;
   /** Most stored events a stream replays before it answers `resync` instead. */
   sseReplayCap: number;
+  /** Most event streams open at once (default 1000); one more is refused with 429. */
+  maxEventStreams?: number;
+  /** Timeouts and the connection cap (defaults: DEFAULT_CONNECTION_LIMITS). */
+  connections?: Partial<ConnectionLimits>;
   version: string;
   /** The server's logger (a pino instance); absent: nothing is logged. */
   logger?: FastifyBaseLogger;
@@ -62,18 +73,29 @@ declare module "fastify" {
   }
 }
 
+export const DEFAULT_MAX_EVENT_STREAMS = 1000;
+/** Node's default limit on a whole request head (16 KiB): no segment can be longer. */
+const MAX_PATH_PARAM_LENGTH = 16 * 1024;
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const connections = { ...DEFAULT_CONNECTION_LIMITS, ...deps.connections };
   const app: ZodApp = Fastify({
+    ...connectionOptions(connections),
     bodyLimit: deps.bodyLimit,
+    // A path id of any length that fits a request head is judged by its schema or looked up
+    // (422, 404); the router's default of 100 characters answered 414 before either saw it.
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
     loggerInstance: deps.logger,
     logController: new RequestLines(),
     // Errors raised before routing (a malformed URL) get the same envelope as the rest.
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
   }).withTypeProvider<ZodTypeProvider>();
+  capConnections(app.server, connections);
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installTracing(app, deps.version);
   logUnfinished(app);
+  installHtmlHeaders(app);
   installBodyParsers(app);
   installErrorHandling(app);
   installAuth(app, deps.auth);
@@ -96,8 +118,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     feed: deps.events,
     replayCap: deps.sseReplayCap,
     limits: { ...DEFAULT_SSE_LIMITS, ...deps.sse },
+    maxStreams: deps.maxEventStreams ?? DEFAULT_MAX_EVENT_STREAMS,
   });
   app.decorate("eventStreams", eventStreams);
-  (await import("./ui.ts")).registerUi(app);
+  await (await import("./ui.ts")).registerUi(app);
   return app;
 }

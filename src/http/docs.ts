@@ -1,8 +1,9 @@
 // The API describes itself: /openapi.json generated from the route schemas (so it cannot drift
-// from the routes), Swagger UI at /docs and Redoc at /redoc. Every asset is served from our own
-// node_modules; nothing loads from a CDN, so the pages work offline and behind a firewall.
-import { readFileSync } from "node:fs";
+// from the routes), Swagger UI at /docs and Redoc at /redoc. Every asset is served from this
+// server; nothing loads from a CDN, so the pages work offline and behind a firewall.
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import {
@@ -13,13 +14,21 @@ import { ERROR_CATALOGUE } from "../service/errors.ts";
 import { apiRegistry, EVENT_NAMES } from "../service/schemas/index.ts";
 import type { ZodApp } from "./routes/route-kit.ts";
 
-const REDOC_BUNDLE = createRequire(import.meta.url).resolve("redoc/bundles/redoc.standalone.js");
+/**
+ * Redoc's standalone bundle: the package carries a copy in dist/vendor (scripts/build-package.ts),
+ * so that it need not install redoc; a clone has redoc as a development dependency.
+ */
+function redocBundlePath(): string {
+  const packaged = fileURLToPath(new URL("../vendor/redoc/redoc.standalone.js", import.meta.url));
+  if (existsSync(packaged)) return packaged;
+  return createRequire(import.meta.url).resolve("redoc/bundles/redoc.standalone.js");
+}
 /** The only outside address in Redoc's bundle: its vendor logo, replaced by an empty image. */
 const REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg";
 const EMPTY_SVG = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E";
 let bundle: string | null = null;
 const redocBundle = () => {
-  bundle ??= readFileSync(REDOC_BUNDLE, "utf8").replaceAll(REDOC_LOGO, EMPTY_SVG);
+  bundle ??= readFileSync(redocBundlePath(), "utf8").replaceAll(REDOC_LOGO, EMPTY_SVG);
   return bundle;
 };
 
@@ -110,11 +119,8 @@ export async function registerDocs(app: ZodApp, version: string): Promise<void> 
   });
   app.get("/openapi.json", { schema: { hide: true } }, () => app.swagger());
   app.get("/redoc", { schema: { hide: true } }, (_request, reply) =>
-    reply
-      .type("text/html; charset=utf-8")
-      // The page must work offline and never call out: images from our own origin only.
-      .header("content-security-policy", "img-src 'self' data: blob:")
-      .send(REDOC_PAGE),
+    // The page must work offline and never call out: html-headers.ts sets its policy.
+    reply.type("text/html; charset=utf-8").send(REDOC_PAGE),
   );
   app.get("/redoc/redoc.standalone.js", { schema: { hide: true } }, (_request, reply) =>
     reply

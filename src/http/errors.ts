@@ -3,6 +3,7 @@
 import { trace } from "@opentelemetry/api";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ServiceError } from "../service/errors.ts";
+import { lingerAfterRefusal } from "./linger.ts";
 import { RequestValidationError } from "./validation.ts";
 
 export interface Rendered {
@@ -103,6 +104,8 @@ export function sendError(
     trace.getActiveSpan()?.recordException(err as Error);
   }
   if (status === 401) reply.header("www-authenticate", "Bearer");
+  // Refused before the body was read: the client is still sending it.
+  if (status === 413) lingerAfterRefusal(request, reply);
   return reply.code(status).type("application/json; charset=utf-8").send(JSON.stringify(body));
 }
 

@@ -38,7 +38,8 @@ import { openSqliteStore } from "../stores/sqlite/index.ts";
 const CLOSE_GRACE_MS = 2000;
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const VERSION: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
-const DEMO_TARGET = `${join(ROOT, "examples", "demo.ts")}:demo`;
+const DEMO_FILE = join(ROOT, "examples", "demo.ts");
+const DEMO_TARGET = `${DEMO_FILE}:demo`;
 
 export interface RunningServer {
   url: string;
@@ -87,6 +88,17 @@ async function openConfiguredStore(config: ServerConfig): Promise<Store> {
   }
 }
 
+/**
+ * Where targets may load from: the configured roots, plus the demo's own file when the server
+ * runs the demo (it ships with the server; a reload of it must find it again).
+ */
+function workflowRoots(config: ServerConfig): string[] {
+  const roots = config.server.workflowRoots;
+  return rowTargets(config).some((row) => row.target === DEMO_TARGET)
+    ? [...roots, DEMO_FILE]
+    : roots;
+}
+
 /** The `[workflows.*]` rows to load; without a configuration file, the demo workflow. */
 function rowTargets(config: ServerConfig) {
   const rows = Object.entries(config.workflows).map(([key, row]) => ({
@@ -114,7 +126,10 @@ async function registerConfigured(
   for (const { key, target, pool, recorded } of targets) {
     let loaded: LoadedWorkflow;
     try {
-      loaded = await loadForRegistration(target, config.configDir);
+      loaded = await loadForRegistration(target, {
+        baseDir: config.configDir,
+        roots: workflowRoots(config),
+      });
     } catch (err) {
       if (config.file === null) throw err;
       problems.push({ key: `workflows.${key}`, message: (err as Error).message });
@@ -206,7 +221,12 @@ export async function startServer(
   const app = await buildApp({
     service,
     agent: new AgentService(engine, sessions),
-    registrar: new Registrar({ engine, configFile: config.file, configDir: config.configDir }),
+    registrar: new Registrar({
+      engine,
+      configFile: config.file,
+      configDir: config.configDir,
+      roots: workflowRoots(config),
+    }),
     plugins: new PluginHost(engine, service),
     events: {
       bus: engine.bus,
@@ -216,6 +236,13 @@ export async function startServer(
     auth,
     bodyLimit: config.server.bodyLimit,
     sseReplayCap: config.server.sseReplayCap,
+    maxEventStreams: config.server.maxEventStreams,
+    connections: {
+      headersTimeoutMs: config.server.headerTimeoutMs,
+      requestTimeoutMs: config.server.requestTimeoutMs,
+      keepAliveTimeoutMs: config.server.keepAliveTimeoutMs,
+      maxConnections: config.server.maxConnections,
+    },
     version: VERSION,
     logger,
     metrics: telemetry.metrics,

@@ -4,7 +4,9 @@
 // pid, which is also its process group (`agent.pid`; exec keeps the pid), in the folder, and
 // counts the agents started (`starts`).
 import { type ChildProcess, spawn } from "node:child_process";
-import { resolve } from "node:path";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { SCRIPTED_AGENT } from "./agent-server.ts";
 
@@ -135,4 +137,25 @@ export function serveOnce(
       }),
     ),
   );
+}
+
+/** The `[workflows.flow]` row of the workflow `flowFolder` writes. */
+export const FLOW_ROW = '[workflows.flow]\ntarget = "flow.ts:flow"\n';
+
+/**
+ * A fresh folder for `serveIn`: a one-node workflow `flow` in `flow.ts`, and a configuration on
+ * 127.0.0.1 with an OS-chosen port, `serverKeys` added to its [server] table and `rows` after.
+ */
+export function flowFolder(prefix: string, serverKeys = "", rows = ""): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  writeFileSync(
+    join(dir, "flow.ts"),
+    `import { workflow } from "yardmaster";
+export const flow = workflow("flow");
+flow.node({ start: true }, async function only() { return 1; });
+`,
+  );
+  const server = `[server]\nhost = "127.0.0.1"\nport = 0\n${serverKeys}\n`;
+  writeFileSync(join(dir, "yardmaster.toml"), `${server}${rows}`);
+  return dir;
 }

@@ -8,6 +8,8 @@ import { type RunningServer, startServer } from "../../src/server/start.ts";
 import { testStoreUrl } from "./test-store.ts";
 
 export const FLOWS = join(import.meta.dirname, "..", "fixtures", "e2e", "flows.ts");
+/** The repository: its fixtures and examples are the workflows these servers load. */
+const REPOSITORY = join(import.meta.dirname, "..", "..");
 
 export interface TestServer extends RunningServer {
   dir: string;
@@ -57,6 +59,8 @@ export async function startTestServer(
   if (!named && process.env.YARDMASTER_TEST_STORE === "postgres") {
     config.server.store = testStoreUrl(dir);
   }
+  // As if started from the repository's folder (its working folder), unless the test says.
+  if (!/^\s*workflow_roots\s*=/m.test(toml)) config.server.workflowRoots.push(REPOSITORY);
   const server = await startServer(config);
   const call: TestServer["call"] = async (method, path, body, headers = {}) => {
     const init: RequestInit = { method, headers: { ...headers } };

@@ -5,6 +5,7 @@
 // after it is in the buffer, one in both is deduplicated by id.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { EventRecord } from "../../engine/domain.ts";
+import { ServiceError } from "../../service/errors.ts";
 import { ApiError, EventEnvelope, EventsQuery } from "../../service/schemas/index.ts";
 import type { ZodApp } from "../routes/route-kit.ts";
 import type { EventFeed } from "./event-feed.ts";
@@ -17,6 +18,23 @@ export interface EventStreamOptions {
   feed: EventFeed;
   replayCap: number;
   limits: SseLimits;
+  /** Most streams open at once; one more is refused with 429 (docs/errors.md). */
+  maxStreams: number;
+}
+
+/**
+ * Each open stream holds a socket, a bus subscription and a heartbeat timer for as long as the
+ * client likes, so their number is capped. The error-code vocabulary is closed: the refusal is
+ * `conflict` (the server's state, its streams all taken, conflicts with one more) with the
+ * status that says "try again later", 429.
+ */
+function tooManyStreams(max: number): ServiceError {
+  return new ServiceError(
+    "conflict",
+    `The server already serves its limit of ${max} event streams; try again later.`,
+    {},
+    { status: 429 },
+  );
 }
 
 function lastEventIdHeader(request: FastifyRequest): number | undefined {
@@ -64,6 +82,20 @@ async function writeSeam(
   tap.release(seam);
 }
 
+/** Counts streams from the moment one is accepted until its response closes. */
+class StreamSlots {
+  #taken = 0;
+  constructor(readonly max: number) {}
+  /** Takes a slot for `reply`'s stream, given back when its response closes, whatever ends it. */
+  take(reply: FastifyReply): void {
+    if (this.#taken >= this.max) throw tooManyStreams(this.max);
+    this.#taken += 1;
+    reply.raw.once("close", () => {
+      this.#taken -= 1;
+    });
+  }
+}
+
 async function stream(options: EventStreamOptions, open: Set<SseConnection>, call: StreamCall) {
   const { request, reply, query } = call;
   const after = query.after ?? lastEventIdHeader(request);
@@ -96,6 +128,7 @@ async function stream(options: EventStreamOptions, open: Set<SseConnection>, cal
 /** Registers the route; answers how many streams are open now (for the metrics). */
 export function registerEventStream(app: ZodApp, options: EventStreamOptions): () => number {
   const open = new Set<SseConnection>();
+  const slots = new StreamSlots(options.maxStreams);
   // Streams never end on their own; close them so the server can stop.
   app.addHook("preClose", async () => {
     for (const conn of open) conn.close();
@@ -123,10 +156,14 @@ export function registerEventStream(app: ZodApp, options: EventStreamOptions): (
           },
           401: ApiError,
           422: ApiError,
+          429: ApiError,
         },
       },
     },
-    (request, reply) => stream(options, open, { request, reply, query: request.query }),
+    (request, reply) => {
+      slots.take(reply);
+      return stream(options, open, { request, reply, query: request.query });
+    },
   );
   return () => open.size;
 }

@@ -5,6 +5,7 @@ import {
   type LoadedWorkflow,
   type LoadStage,
   loadTarget,
+  type TargetPlace,
   validatePlugins,
   WorkflowLoadError,
 } from "../../authoring/index.ts";
@@ -27,20 +28,20 @@ export function loadFailed(
 }
 
 /**
- * Loads `target` (relative to `baseDir`, the configuration folder) afresh from disk and checks
- * it for registration. No node defaults are applied, so a NodeOut reports null for what the
+ * Loads `target` (relative to the configuration folder, and only from inside the workflow roots)
+ * afresh from disk and checks it for registration. No node defaults are applied, so a NodeOut reports null for what the
  * workflow leaves unset. `checkName` sees the workflow's name as soon as the module has loaded:
  * a reload refuses a workflow of another name (409) before any check of that other workflow
  * (its graph, its plugins, a reserved name), which only matters to whoever registers it.
  */
 export async function loadForRegistration(
   target: string,
-  baseDir: string,
+  place: TargetPlace,
   checkName?: (name: string) => void,
 ): Promise<LoadedWorkflow> {
   let loaded: LoadedWorkflow;
   try {
-    loaded = await loadTarget(target, baseDir, undefined, (wf) => checkName?.(wf.name));
+    loaded = await loadTarget(target, place, undefined, (wf) => checkName?.(wf.name));
   } catch (err) {
     if (err instanceof ServiceError) throw err;
     if (err instanceof WorkflowLoadError) throw loadFailed(target, err.stage, err.detail);

@@ -2,7 +2,7 @@
 // 4, 5). Operations run one at a time. Each checks everything first, then persists the
 // configuration row when asked (a failed write leaves the engine untouched), then commits the
 // store row, the in-memory registry and the `workflow.*` event together.
-import type { LoadedWorkflow } from "../../authoring/index.ts";
+import type { LoadedWorkflow, TargetPlace } from "../../authoring/index.ts";
 import type { Engine } from "../../engine/engine.ts";
 import type { RegisteredWorkflow } from "../../engine/registry.ts";
 import { conflict, ServiceError } from "../errors.ts";
@@ -20,6 +20,8 @@ export interface RegistrarOptions {
   configFile: string | null;
   /** Folder targets are relative to (the configuration file's folder). */
   configDir: string;
+  /** Folders a target must resolve into (`workflow_roots`); a registration outside is refused. */
+  roots: readonly string[];
 }
 
 export function registeredWorkflow(
@@ -33,13 +35,13 @@ export function registeredWorkflow(
 
 export class Registrar implements WorkflowRegistrar {
   readonly #engine: Engine;
-  readonly #configDir: string;
+  readonly #place: TargetPlace;
   readonly #persistTo: string;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(options: RegistrarOptions) {
     this.#engine = options.engine;
-    this.#configDir = options.configDir;
+    this.#place = { baseDir: options.configDir, roots: options.roots };
     this.#persistTo = persistPath(options.configFile, options.configDir);
   }
 
@@ -53,7 +55,7 @@ export class Registrar implements WorkflowRegistrar {
   register(body: S.RegisterWorkflow): Promise<Registered<S.WorkflowOut>> {
     return this.#serial(async () => {
       const pool = this.#pool(body.pool);
-      const loaded = await loadForRegistration(body.target, this.#configDir);
+      const loaded = await loadForRegistration(body.target, this.#place);
       const name = loaded.graph.name;
       if (this.#engine.registry.workflows.has(name)) {
         throw conflict(
@@ -76,7 +78,7 @@ export class Registrar implements WorkflowRegistrar {
         throw loadFailed(null, "target", `workflow ${name} has no recorded target; send one`);
       }
       const pool = body.pool == null ? current.pool : this.#pool(body.pool);
-      const loaded = await loadForRegistration(target, this.#configDir, (defined) => {
+      const loaded = await loadForRegistration(target, this.#place, (defined) => {
         if (defined === name) return;
         throw conflict(
           `Target ${target} now defines workflow ${defined}, not ${name}; ` +

@@ -1,7 +1,7 @@
 // WAL checkpoints off the event loop. SQLite's automatic checkpoint runs inside whichever
 // COMMIT crosses the WAL's size limit and ends with fsyncs of the WAL and the database file;
 // on a shared virtual disk one of those took 100 ms and more, during which the server answered
-// nothing (the tail of the W2 latency benchmark, docs/benchmarks.md). So the writer does not
+// nothing (the tail of the W2 latency benchmark, bench/HISTORY.md round 3). So the writer does not
 // checkpoint by itself; a worker thread with its own connection runs a PASSIVE checkpoint every
 // few hundred ms, which never blocks the writer.
 //

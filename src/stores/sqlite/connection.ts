@@ -1,11 +1,10 @@
 // Opening the SQLite file: one writer connection (all transactions) and, for a file, a second
 // read-only connection for reads outside transactions. In WAL mode each read on that second
 // connection sees the last committed state, never the writer's open transaction.
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { Checkpointer } from "./checkpointer.ts";
 import { migrate } from "./migrations.ts";
+import { ensurePrivateFile } from "./private-files.ts";
 import { holdServingLock } from "./serving-lock.ts";
 
 export interface SqliteOptions {
@@ -46,7 +45,7 @@ const NEW_FILE_PAGE_BYTES = 2048;
 const WRITER_CACHE_KIB = -65536;
 
 export function openConnections(path: string, options: SqliteOptions = {}): Connections {
-  if (path !== MEMORY) mkdirSync(dirname(path), { recursive: true });
+  if (path !== MEMORY) ensurePrivateFile(path);
   // Taken first: a second server must not even migrate a file another one serves from.
   const servingLock = options.exclusive && path !== MEMORY ? holdServingLock(path) : null;
   try {

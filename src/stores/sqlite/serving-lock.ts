@@ -7,6 +7,7 @@
 // process ends, however it ends, so a crash leaves no stale lock to clear by hand. The file
 // itself stays: deleting it would let two processes lock two different files of one name.
 import Database from "better-sqlite3";
+import { ensurePrivateFile } from "./private-files.ts";
 
 export class StoreInUseError extends Error {
   constructor(path: string, cause: unknown) {
@@ -21,6 +22,7 @@ export class StoreInUseError extends Error {
 
 /** Takes the lock or refuses at once (no waiting: the holder may serve for days). */
 export function holdServingLock(path: string): Database.Database {
+  ensurePrivateFile(`${path}.lock`);
   const lock = new Database(`${path}.lock`, { timeout: 0 });
   try {
     lock.exec("BEGIN EXCLUSIVE");

@@ -1,11 +1,12 @@
-// Vitest global setup: builds the operator console (ui/dist) when it is missing or older than
-// its sources, so the browser tests always drive the current UI. `npm install` builds it too
-// (the `prepare` script); this covers edits made since.
+// Builds the operator console (ui/dist) when it is missing or older than its sources. Vitest
+// runs it as global setup, so the browser tests always drive the current UI; `npm pack` runs it
+// (prepack) so the package never ships a stale console, without rebuilding
+// one that tests may be serving at that moment. `npm run build:ui` always builds.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-const ROOT = join(import.meta.dirname, "..", "..");
+const ROOT = join(import.meta.dirname, "..");
 const UI = join(ROOT, "ui");
 const BUILT = join(UI, "dist", "index.html");
 
@@ -32,3 +33,6 @@ export default function setup(): void {
   });
   if (built.status !== 0) throw new Error("building the operator console (vite build ui) failed");
 }
+
+// Run as a script (prepack): the same check, then the build if it is needed.
+if (process.argv[1] === import.meta.filename) setup();
