@@ -54,7 +54,7 @@ const OPERATION_BOUND_MS = 25_000;
 let dir: string;
 let fixture: Fixture;
 let spec: any;
-let catalogue: Map<string, number>;
+let catalogue: Map<string, number[]>;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {

@@ -25,9 +25,15 @@ describe("a path parameter longer than 100 characters", () => {
   });
 
   it("is a workflow nobody registered: 404 unknown_workflow", async () => {
-    const r = await s.call("POST", `/api/workflows/${"w".repeat(5000)}/runs`, { title: "t" });
+    const r = await s.call("POST", `/api/workflows/${"w".repeat(150)}/runs`, { title: "t" });
     expect(r.status).toBe(404);
     expect(r.body.code).toBe("unknown_workflow");
+  });
+
+  it("is past the identifier limit: 422 at its own path parameter", async () => {
+    const r = await s.call("POST", `/api/workflows/${"w".repeat(5000)}/runs`, { title: "t" });
+    expect(r.status).toBe(422);
+    expect(r.body.errors[0].loc).toEqual(["path", "name"]);
   });
 
   it("is a task id that is not an integer: 422 at path.task_id", async () => {

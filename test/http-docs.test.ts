@@ -3,7 +3,7 @@
 // docs/errors.md lists every code of ERROR_CATALOGUE with its status.
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ERROR_CATALOGUE, ERROR_CODES } from "../src/service/errors.ts";
+import { ERROR_CATALOGUE, ERROR_CODES, PROTOCOL_STATUSES } from "../src/service/errors.ts";
 import { EVENT_NAMES } from "../src/service/schemas/index.ts";
 import { type Started, startApp } from "./http-fixtures.ts";
 
@@ -152,5 +152,14 @@ describe("docs/errors.md", () => {
       ]),
     );
     expect(Object.fromEntries(rows)).toEqual({ ...ERROR_CATALOGUE });
+  });
+
+  it("lists every status a code is also sent with, and no other", async () => {
+    const text = await readFile(new URL("../docs/errors.md", import.meta.url), "utf8");
+    const pairs: Record<string, number[]> = {};
+    for (const m of text.matchAll(/^\|\s*(\d{3})\s*\|\s*`([a-z_]+)`\s*\|/gm)) {
+      pairs[m[2]] = [...(pairs[m[2]] ?? []), Number(m[1])];
+    }
+    expect(pairs).toEqual({ ...PROTOCOL_STATUSES });
   });
 });

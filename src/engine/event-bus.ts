@@ -1,8 +1,10 @@
 // In-process fan-out of committed events. The engine publishes only after the transaction that
 // stored the events has committed, so a subscriber never sees a change that could roll back.
-// Delivery is synchronous and must stay cheap: a subscriber that needs to do I/O (an SSE
-// connection) keeps its own bounded queue and is dropped to `resync` when it falls behind, so a
-// slow reader can never block the engine.
+// Delivery is synchronous, inside the engine's publish, so a listener must only take the event
+// over: the engine's own listeners are O(1) checks of one event, and the event streams have a
+// single listener between them (http/sse/event-fanout.ts) that appends to a batch they filter
+// and write on a later turn, each with its own bounded queue, so neither a client's filter nor
+// a slow reader ever runs on, or blocks, the commit path.
 import type { EventRecord } from "./domain.ts";
 
 export type EventListener = (event: EventRecord) => void;

@@ -12,6 +12,7 @@ import type { WorkflowRegistrar } from "../service/registration/api.ts";
 import type { AuthGate } from "./auth.ts";
 import { installAuth } from "./auth-hook.ts";
 import { installBodyParsers } from "./body-parsers.ts";
+import { handleClientError } from "./client-errors.ts";
 import {
   type ConnectionLimits,
   capConnections,
@@ -89,6 +90,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new RequestLines(),
     // Errors raised before routing (a malformed URL) get the same envelope as the rest.
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
+    // ...and so do the ones Node's parser raises before fastify has a request (client-errors.ts).
+    clientErrorHandler: handleClientError,
   }).withTypeProvider<ZodTypeProvider>();
   capConnections(app.server, connections);
   app.setValidatorCompiler(zodValidatorCompiler);

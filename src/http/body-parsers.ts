@@ -3,9 +3,13 @@
 // and so is an `application/*+json` one; any other media type is a 422 validation failure (the
 // contract's status for a body that does not fit), which also keeps cross-site form posts out.
 // Both parsers read through fastify's body limit, so an oversized body of any type is a 413
-// whether or not it declared its length.
+// whether or not it declared its length. A body nested deeper than MAX_JSON_DEPTH is a 422
+// before it is parsed (json-depth.ts), so no deep value ever reaches a route.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ServiceError } from "../service/errors.ts";
+import { excerpt } from "../service/excerpt.ts";
+import { MAX_JSON_DEPTH } from "../service/limits.ts";
+import { nestsDeeperThan } from "./json-depth.ts";
 
 function malformed(text: string): ServiceError {
   let msg = "Invalid JSON";
@@ -23,7 +27,8 @@ function malformed(text: string): ServiceError {
 }
 
 function unsupported(contentType: string | undefined): ServiceError {
-  const msg = `Unsupported media type ${JSON.stringify(contentType ?? "")}; send application/json.`;
+  const type = excerpt(JSON.stringify(contentType ?? ""));
+  const msg = `Unsupported media type ${type}; send application/json.`;
   return new ServiceError("validation", "Send request bodies as application/json.", {
     errors: [{ loc: ["body"], msg, type: "media_type" }],
   });
@@ -35,6 +40,13 @@ function readsAsJson(contentType: string | undefined): boolean {
   return type === "" || /^application\/[^/]*\+json$/.test(type);
 }
 
+function tooDeep(): ServiceError {
+  const msg = `JSON nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects.`;
+  return new ServiceError("validation", "The request body nests too deeply.", {
+    errors: [{ loc: ["body"], msg, type: "json_too_deep" }],
+  });
+}
+
 type Done = (err: Error | null, body?: unknown) => void;
 
 export function installBodyParsers(app: FastifyInstance): void {
@@ -43,6 +55,7 @@ export function installBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   const json = (request: FastifyRequest, text: string, done: Done) => {
     if (text.trim() === "") return done(null, undefined);
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(tooDeep(), undefined);
     parseJson(request, text, (err: Error | null, value?: unknown) => {
       if (err) done(malformed(text), undefined);
       else done(null, value);

@@ -2,7 +2,8 @@
 // errors, request validation, body parsing, unknown routes and anything unexpected.
 import { trace } from "@opentelemetry/api";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ServiceError } from "../service/errors.ts";
+import { ERROR_CATALOGUE, type ErrorCode, ServiceError } from "../service/errors.ts";
+import { excerpt } from "../service/excerpt.ts";
 import { lingerAfterRefusal } from "./linger.ts";
 import { RequestValidationError } from "./validation.ts";
 
@@ -49,6 +50,13 @@ function renderFrameworkError(err: FastifyError): Rendered | undefined {
         "Content-Length does not match the body.",
         bodyIssue(err.message, "content_length"),
       );
+    case "FST_ERR_MAX_PARAM_LENGTH":
+      return refusal(
+        422,
+        "validation",
+        "A path parameter is too long.",
+        issue(["path"], excerpt(err.message), "string_too_long"),
+      );
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return refusal(
         422,
@@ -61,15 +69,18 @@ function renderFrameworkError(err: FastifyError): Rendered | undefined {
   if (status < 400 || status >= 500) return undefined;
   const code = codeForStatus(status);
   const where = err.code === "FST_ERR_BAD_URL" ? ["path"] : [];
+  // The message may quote the URL: repeat an excerpt. The status is the code's own (400 stays
+  // for an unreadable request), never one the catalogue does not list.
+  const msg = excerpt(err.message);
   return refusal(
-    status,
+    status === 400 ? 400 : ERROR_CATALOGUE[code],
     code,
-    err.message,
-    code === "validation" ? issue(where, err.message, err.code) : {},
+    msg,
+    code === "validation" ? issue(where, msg, err.code) : {},
   );
 }
 
-function codeForStatus(status: number): string {
+function codeForStatus(status: number): ErrorCode {
   if (status === 401) return "unauthorized";
   if (status === 403) return "forbidden";
   if (status === 404 || status === 405) return "not_found";
@@ -113,7 +124,10 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => sendError(err, request, reply));
   app.setNotFoundHandler((request, reply) =>
     sendError(
-      new ServiceError("not_found", `No route ${request.method} ${request.url.split("?")[0]}.`),
+      new ServiceError(
+        "not_found",
+        `No route ${request.method} ${excerpt(request.url.split("?")[0])}.`,
+      ),
       request,
       reply,
     ),

@@ -3,6 +3,7 @@
 import type { FastifySchemaCompiler } from "fastify";
 import type { z } from "zod";
 import type { ValidationIssue } from "../service/errors.ts";
+import { excerpt } from "../service/excerpt.ts";
 
 const LOC_PREFIX: Record<string, string> = {
   body: "body",
@@ -50,7 +51,8 @@ function toValidationIssue(prefix: string, issue: Issue, absent: boolean): Valid
   const missing = bodyMissing || (issue.code === "invalid_type" && issue.input === undefined);
   return {
     loc: [prefix, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
-    msg: missing ? "Field required" : issue.message,
+    // zod's messages may quote the input (a literal, a pattern): never more than an excerpt.
+    msg: missing ? "Field required" : excerpt(issue.message),
     type: missing ? "missing" : issueType(issue),
   };
 }

@@ -4,6 +4,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { AgentService } from "../service/agent/agent-service.ts";
 import { ServiceError } from "../service/errors.ts";
+import { Ask, LogText } from "../service/schemas/index.ts";
 
 type ToolResult = {
   content: Array<{ type: "text"; text: string }>;
@@ -35,15 +36,6 @@ async function asTool(work: () => Promise<Record<string, unknown>>): Promise<Too
   }
 }
 
-const AskOptionInput = z.union([
-  z.string().min(1),
-  z.object({
-    option_id: z.string().min(1),
-    name: z.string().nullable().optional(),
-    kind: z.string().nullable().optional(),
-  }),
-]);
-
 export function buildAgentServer(
   agent: AgentService,
   taskId: number,
@@ -63,7 +55,7 @@ export function buildAgentServer(
     "append_log",
     {
       description: "Append an entry to the run's work log.",
-      inputSchema: { text: z.string().min(1) },
+      inputSchema: LogText.shape,
     },
     ({ text }) => asTool(() => agent.appendLog(taskId, token, text)),
   );
@@ -82,11 +74,8 @@ export function buildAgentServer(
     {
       description:
         "Ask a person. Give options for a choice, a JSON Schema for a form, or neither for free text.",
-      inputSchema: {
-        prompt: z.string().min(1),
-        options: z.array(AskOptionInput).nullable().optional(),
-        schema: z.record(z.string(), z.unknown()).nullable().optional(),
-      },
+      // The HTTP ask's own body schema, bounds included.
+      inputSchema: Ask.shape,
     },
     (args) => asTool(() => agent.ask(taskId, token, args)),
   );

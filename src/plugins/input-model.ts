@@ -4,6 +4,7 @@
 import type { ValidateFunction } from "ajv";
 import { z } from "zod";
 import type { ValidationIssue } from "../service/errors.ts";
+import { excerpt } from "../service/excerpt.ts";
 import { compileJsonSchema, schemaIssues } from "../service/json-schema.ts";
 import type { InputModel } from "./types.ts";
 
@@ -56,7 +57,7 @@ function zodIssue(issue: z.core.$ZodIssue): ValidationIssue {
   const missing = issue.code === "invalid_type" && issue.input === undefined;
   return {
     loc: [...LOC, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
-    msg: missing ? "Field required" : issue.message,
+    msg: missing ? "Field required" : excerpt(issue.message),
     type: missing ? "missing" : issue.code,
   };
 }

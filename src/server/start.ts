@@ -15,6 +15,7 @@ import {
   redactStoreUrl,
 } from "../config/index.ts";
 import type { ServerConfig } from "../config/server-config.ts";
+import { askPerson } from "../engine/ask.ts";
 import { Engine } from "../engine/engine.ts";
 import type { Store } from "../engine/store.ts";
 import { buildApp } from "../http/app.ts";
@@ -25,6 +26,7 @@ import { flushSpans } from "../observability/tracing.ts";
 import { PluginHost } from "../plugins/index.ts";
 import { AgentService } from "../service/agent/agent-service.ts";
 import { AgentSessions } from "../service/agent/agent-sessions.ts";
+import { checkedAsk } from "../service/node-ask.ts";
 import { EngineOperatorService } from "../service/operator-service.ts";
 import {
   loadForRegistration,
@@ -189,7 +191,7 @@ export async function startServer(
     store,
     pools: config.pools,
     defaults: config.defaults,
-    extensions: { agent: agentRunner },
+    extensions: { agent: agentRunner, ask: checkedAsk(askPerson) },
     observer: telemetry,
     onError: (err) => logger.error({ err }, "engine error"),
   });

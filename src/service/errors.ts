@@ -26,6 +26,20 @@ export const ERROR_CATALOGUE = {
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
 
+/**
+ * The other statuses a code is sent with: where HTTP or MCP fixes the status of a fault, the
+ * status is theirs and the code still names the fault (docs/errors.md, "Statuses set by the
+ * protocol"): 400 for a request that cannot be read (malformed JSON, an unreadable request
+ * head), 431 for a request head over the size limit, 405 for the methods MCP's transport
+ * refuses on /mcp/agent, 429 for an event stream past the cap.
+ */
+export const PROTOCOL_STATUSES: Partial<Record<ErrorCode, readonly number[]>> = {
+  validation: [400],
+  payload_too_large: [431],
+  not_found: [405],
+  conflict: [429],
+};
+
 /** One field-level problem, as `http-api.md` ValidationError. */
 export interface ValidationIssue {
   loc: Array<string | number>;

@@ -2,7 +2,7 @@
 // would install it, but offline: everything comes from npm's cache, which `npm ci` filled. The
 // network stays closed (a dead proxy as well as --offline), so the test cannot pass by fetching.
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 
@@ -94,19 +94,36 @@ function consumerLock(root: Record<string, unknown>): unknown {
 async function localPrebuilds(dir: string): Promise<string> {
   const pkg = join(ROOT, "node_modules", "better-sqlite3");
   const { version } = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
-  const glibc = (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header
-    .glibcVersionRuntime;
-  const libc = process.platform === "linux" && !glibc ? "musl" : "";
-  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}${libc}-${process.arch}.tar.gz`;
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}${musl() ? "musl" : ""}-${process.arch}.tar.gz`;
   mkdirSync(dir, { recursive: true });
   await sh(pkg, "tar", ["-czf", join(dir, name), "build/Release/better_sqlite3.node"]);
   return dir;
 }
 
+/** Whether this is a Linux on musl (the prebuilt binaries' names say so). */
+function musl(): boolean {
+  const glibc = (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header
+    .glibcVersionRuntime;
+  return process.platform === "linux" && !glibc;
+}
+
+/**
+ * re2's install script fetches a prebuilt binary, or compiles RE2 for a minute or more when it
+ * cannot. Offline, it reads the binary this repository's install built from a local folder
+ * given as its download mirror, under the name it asks the mirror for.
+ */
+function localRe2(dir: string): Record<string, string> {
+  const name = `${process.platform}${musl() ? "-musl" : ""}-${process.arch}-${process.versions.modules}`;
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(join(ROOT, "node_modules", "re2", "build", "Release", "re2.node"), join(dir, name));
+  return { RE2_DOWNLOAD_MIRROR: dir, RE2_DOWNLOAD_SKIP_PATH: "1", RE2_DOWNLOAD_SKIP_VER: "1" };
+}
+
 /**
  * Creates the project in `dir` and installs the tarball into it. Its package.json allows the
- * two install scripts yardmaster's dependencies have (the native SQLite binding, esbuild's
- * binary check), and the install runs with strict-allow-scripts, so any other would fail it.
+ * three install scripts yardmaster's dependencies have (the native SQLite binding, the RE2
+ * binding, esbuild's binary check), and the install runs with strict-allow-scripts, so any
+ * other would fail it.
  */
 export async function installConsumer(dir: string, tarball: string): Promise<void> {
   const root = {
@@ -115,7 +132,7 @@ export async function installConsumer(dir: string, tarball: string): Promise<voi
     private: true,
     type: "module",
     dependencies: { yardmaster: `file:${tarball}` },
-    allowScripts: { "better-sqlite3": true, esbuild: true },
+    allowScripts: { "better-sqlite3": true, re2: true, esbuild: true },
   };
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(root, null, 2)}\n`);
@@ -126,6 +143,7 @@ export async function installConsumer(dir: string, tarball: string): Promise<voi
     npm_config_strict_allow_scripts: "true",
     // prebuild-install reads it from the environment (npm warns it does not know the name).
     npm_config_better_sqlite3_local_prebuilds: await localPrebuilds(join(dir, "..", "prebuilds")),
+    ...localRe2(join(dir, "..", "re2-prebuilds")),
   });
   await sh(dir, "npm", ["install", "--offline", "--no-audit", "--no-fund"], env);
 }

@@ -27,6 +27,9 @@ export interface JsonSchema {
   additionalProperties?: boolean | JsonSchema;
   items?: JsonSchema;
   minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
   minimum?: number;
   maximum?: number;
   default?: unknown;
@@ -46,6 +49,9 @@ export const KNOWN_KEYWORDS = new Set<string>([
   "additionalProperties",
   "items",
   "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
   "minimum",
   "maximum",
   "default",
@@ -104,7 +110,9 @@ function boundary(s: JsonSchema): fc.Arbitrary<unknown> {
   switch (s.type) {
     case "string": {
       const min = s.minLength ?? 0;
-      return fc.constantFrom("", " ", "a".repeat(Math.max(0, min - 1)), "a".repeat(min));
+      const max =
+        s.maxLength === undefined ? [] : ["a".repeat(s.maxLength), "a".repeat(s.maxLength + 1)];
+      return fc.constantFrom("", " ", "a".repeat(Math.max(0, min - 1)), "a".repeat(min), ...max);
     }
     case "integer":
     case "number": {
@@ -171,7 +179,10 @@ function validShaped(s: JsonSchema, ctx: SchemaContext, field?: string): fc.Arbi
     case "boolean":
       return fc.boolean();
     case "array":
-      return fc.array(valueFor(s.items ?? {}, ctx), { maxLength: 4 });
+      return fc.array(valueFor(s.items ?? {}, ctx), {
+        minLength: s.minItems ?? 0,
+        maxLength: Math.max(4, s.minItems ?? 0),
+      });
     case "object": {
       const props = s.properties ?? {};
       const model = Object.fromEntries(

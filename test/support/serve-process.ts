@@ -159,3 +159,12 @@ flow.node({ start: true }, async function only() { return 1; });
   writeFileSync(join(dir, "yardmaster.toml"), `${server}${rows}`);
   return dir;
 }
+
+/**
+ * True when the server answers its health check: its event loop is free. The wait is generous
+ * and bounded, so a stalled server fails a test instead of hanging it; never a timing claim.
+ */
+export async function answersHealth(url: string): Promise<boolean> {
+  const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(15_000) });
+  return res.status === 200;
+}

@@ -8,6 +8,7 @@ import type { EventRecord } from "../../engine/domain.ts";
 import { ServiceError } from "../../service/errors.ts";
 import { ApiError, EventEnvelope, EventsQuery } from "../../service/schemas/index.ts";
 import type { ZodApp } from "../routes/route-kit.ts";
+import { EventFanout } from "./event-fanout.ts";
 import type { EventFeed } from "./event-feed.ts";
 import { eventPredicate } from "./event-filter.ts";
 import { eventFrame, RESYNC_FRAME } from "./frames.ts";
@@ -71,12 +72,14 @@ async function writeSeam(
   replay: EventRecord[] | null,
   after: number,
 ): Promise<void> {
-  let seam = after;
+  // After a resync nothing the client held counts: the store may be a new one whose ids start
+  // again below the client's cursor, so every live event from here on goes through.
+  let seam = 0;
   if (replay === null || tap.overflowed) {
     conn.send(RESYNC_FRAME);
   } else {
     if (!(await conn.sendPaced(replay.map(eventFrame)))) return;
-    seam = replay.reduce((top, event) => Math.max(top, event.id ?? 0), seam);
+    seam = replay.reduce((top, event) => Math.max(top, event.id ?? 0), after);
     if (tap.overflowed) conn.send(RESYNC_FRAME);
   }
   tap.release(seam);
@@ -96,17 +99,25 @@ class StreamSlots {
   }
 }
 
-async function stream(options: EventStreamOptions, open: Set<SseConnection>, call: StreamCall) {
+interface Streams {
+  fanout: EventFanout;
+  open: Set<SseConnection>;
+}
+
+async function stream(options: EventStreamOptions, streams: Streams, call: StreamCall) {
   const { request, reply, query } = call;
   const after = query.after ?? lastEventIdHeader(request);
   const wanted = eventPredicate(query);
   const conn = new SseConnection(reply.raw, options.limits);
   const tap = new SeamBuffer(options.replayCap, (event) => conn.send(eventFrame(event)));
   // Subscribe FIRST: anything published from here on is held until the replay is written.
-  const unsubscribe = options.feed.bus.subscribe((event) => wanted(event) && tap.accept(event));
+  // The filter runs here, on the fan-out's turn, never inside the engine's publish.
+  const unsubscribe = streams.fanout.add((batch) => {
+    for (const event of batch) if (wanted(event)) tap.accept(event);
+  });
   const finish = () => {
     unsubscribe();
-    open.delete(conn);
+    streams.open.delete(conn);
     conn.close();
   };
   reply.raw.once("close", finish);
@@ -120,19 +131,22 @@ async function stream(options: EventStreamOptions, open: Set<SseConnection>, cal
   }
   reply.hijack();
   if (reply.raw.destroyed) return finish();
-  open.add(conn);
+  streams.open.add(conn);
   conn.open();
   await writeSeam(conn, tap, replay?.filter(wanted) ?? null, after ?? 0);
 }
 
 /** Registers the route; answers how many streams are open now (for the metrics). */
 export function registerEventStream(app: ZodApp, options: EventStreamOptions): () => number {
-  const open = new Set<SseConnection>();
+  const streams: Streams = { fanout: new EventFanout(options.feed.bus), open: new Set() };
   const slots = new StreamSlots(options.maxStreams);
-  // Streams never end on their own; close them so the server can stop.
+  // Streams never end on their own; close them so the server can stop, after handing them
+  // what was published last.
   app.addHook("preClose", async () => {
-    for (const conn of open) conn.close();
+    streams.fanout.flush();
+    for (const conn of streams.open) conn.close();
   });
+  app.addHook("onClose", async () => streams.fanout.close());
   app.get(
     "/api/events",
     {
@@ -162,8 +176,8 @@ export function registerEventStream(app: ZodApp, options: EventStreamOptions): (
     },
     (request, reply) => {
       slots.take(reply);
-      return stream(options, open, { request, reply, query: request.query });
+      return stream(options, streams, { request, reply, query: request.query });
     },
   );
-  return () => open.size;
+  return () => streams.open.size;
 }

@@ -1,11 +1,14 @@
 // Holds live events while a stream's replay is read from the store, then lets them through.
 // Subscribing before the store read and releasing only ids past the replay is what makes the
-// seam between replay and live free of gaps and duplicates.
+// seam between replay and live free of gaps and duplicates. Live events reach the buffer on the
+// fan-out's turn (event-fanout.ts), which may come after the release for events the replay
+// already held, so stored ids at or below the seam are dropped after the release too.
 import type { EventRecord } from "../../engine/domain.ts";
 
 export class SeamBuffer {
   #held: EventRecord[] | null = [];
   #overflowed = false;
+  #seam = 0;
   readonly #cap: number;
   readonly #forward: (event: EventRecord) => void;
 
@@ -21,17 +24,19 @@ export class SeamBuffer {
   }
 
   accept(event: EventRecord): void {
-    if (this.#held === null) this.#forward(event);
-    else if (this.#held.length >= this.#cap) this.#overflowed = true;
-    else this.#held.push(event);
+    if (this.#held !== null) {
+      if (this.#held.length >= this.#cap) this.#overflowed = true;
+      else this.#held.push(event);
+    } else if (event.id === null || event.id > this.#seam) {
+      this.#forward(event);
+    }
   }
 
   /** Forwards what was held, minus stored events at or below `seam`, and stops holding. */
   release(seam: number): void {
     const held = this.#overflowed ? [] : (this.#held ?? []);
     this.#held = null;
-    for (const event of held) {
-      if (event.id === null || event.id > seam) this.#forward(event);
-    }
+    this.#seam = seam;
+    for (const event of held) this.accept(event);
   }
 }

@@ -5,7 +5,7 @@ import type { Json } from "../../engine/domain.ts";
 import type { Engine } from "../../engine/engine.ts";
 import { appendLog } from "../../engine/work-log.ts";
 import { ServiceError } from "../errors.ts";
-import { schemaIssues } from "../json-schema.ts";
+import { formValidator, schemaIssues } from "../json-schema.ts";
 import type { AgentTask, AnswerPoll, Ask, AskOut, LogRef, Ok } from "../schemas/index.ts";
 import { logView } from "../views/records.ts";
 import type { AgentSessions } from "./agent-sessions.ts";
@@ -116,6 +116,14 @@ export class AgentService {
     }
     const options = normalizeOptions(body.options);
     const mode = options ? "options" : body.schema ? "form" : "text";
+    // Compiled now, not when someone answers: a form nobody can answer is refused to its asker.
+    // (A schema sent with options is stored and served too, so it is held to the same rules.)
+    const refused = body.schema ? formValidator(body.schema) : null;
+    if (typeof refused === "string") {
+      throw new ServiceError("validation", "The form's schema cannot be used.", {
+        errors: [{ loc: ["body", "schema"], msg: refused, type: "schema_invalid" }],
+      });
+    }
     const req = await this.engine.uow.run(async (work) => {
       await requireStillLive(work.tx, task);
       const stored = await work.tx.insertRequest({

@@ -3,7 +3,7 @@
 import type { EngineCore } from "../../engine/core.ts";
 import type { Json, RequestRecord } from "../../engine/domain.ts";
 import { ServiceError } from "../errors.ts";
-import { compileJsonSchema, schemaIssues } from "../json-schema.ts";
+import { formValidator, schemaIssues } from "../json-schema.ts";
 
 function readAnswer(
   req: RequestRecord,
@@ -29,7 +29,14 @@ function readAnswer(
   }
   const value = body.value as Json;
   if (req.mode === "form" && req.schema) {
-    const validate = compileJsonSchema(req.schema, { useDefaults: false });
+    // The schema was compiled (and bounded) when the request was opened, so this cannot fail
+    // on it; a row stored before that check existed is refused here rather than answered.
+    const validate = formValidator(req.schema);
+    if (typeof validate === "string") {
+      throw new ServiceError("validation", `Request ${req.id}'s form cannot be used.`, {
+        errors: [{ loc: ["body", "value"], msg: validate, type: "schema_invalid" }],
+      });
+    }
     if (!validate(value)) {
       throw new ServiceError("validation", `The answer does not fit request ${req.id}'s form.`, {
         errors: schemaIssues(validate.errors, ["body", "value"]),

@@ -1,6 +1,17 @@
 // The agent surface (task token): the task as an agent sees it, asks and answer polls.
 import { z } from "zod";
-import { AnswerAuthor, anyJson, int, jsonObject, named, RequestMode } from "./common.ts";
+import { MAX_OPTIONS } from "../limits.ts";
+import {
+  AnswerAuthor,
+  anyJson,
+  int,
+  jsonObject,
+  lineInput,
+  named,
+  nameInput,
+  RequestMode,
+  textInput,
+} from "./common.ts";
 import { LogEntry } from "./log.ts";
 
 export const AgentTask = named(
@@ -23,9 +34,9 @@ export type AgentTask = z.infer<typeof AgentTask>;
 export const AskOption = named(
   "AskOption",
   z.object({
-    option_id: z.string().min(1),
-    name: z.string().nullable().optional(),
-    kind: z.string().nullable().optional(),
+    option_id: nameInput().min(1),
+    name: lineInput().nullable().optional(),
+    kind: nameInput().nullable().optional(),
   }),
 );
 export type AskOption = z.infer<typeof AskOption>;
@@ -33,9 +44,10 @@ export type AskOption = z.infer<typeof AskOption>;
 export const Ask = named(
   "Ask",
   z.object({
-    prompt: z.string().min(1),
+    prompt: textInput().min(1),
     options: z
-      .array(z.union([z.string(), AskOption]))
+      .array(z.union([nameInput(), AskOption]))
+      .max(MAX_OPTIONS)
       .nullable()
       .optional(),
     schema: jsonObject().nullable().optional(),

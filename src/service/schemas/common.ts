@@ -2,6 +2,7 @@
 // scalar helpers (dates, integers read from strings) and the enumerations of http-api.md.
 import { z } from "zod";
 import { RUN_STATUSES, TASK_STATUSES } from "../../engine/domain.ts";
+import { MAX_LINE_LENGTH, MAX_NAME_LENGTH, MAX_TEXT_LENGTH } from "../limits.ts";
 
 export interface SchemaMeta {
   id?: string;
@@ -37,6 +38,19 @@ export const int = () => z.int();
 
 /** Any JSON value, not required to be present. */
 export const anyJson = () => z.unknown().optional();
+
+// Input text is bounded (limits.ts): lengths count UTF-16 code units, as JavaScript does.
+// Only request schemas use these: a response schema bounded now would refuse to serve a value
+// stored before the bound existed.
+
+/** An identifier sent by a client: a workflow, node, pool, action or option name, a run id. */
+export const nameInput = () => z.string().max(MAX_NAME_LENGTH);
+
+/** One line of text sent by a client (a run title). */
+export const lineInput = () => z.string().max(MAX_LINE_LENGTH);
+
+/** Free text sent by a client (a description, a prompt). */
+export const textInput = () => z.string().max(MAX_TEXT_LENGTH);
 
 /** A JSON object with free-form members. */
 export const jsonObject = () => z.record(z.string(), z.unknown());

@@ -1,6 +1,15 @@
 // The plugin manifest (actions and panels a workflow contributes) and the action call body.
 import { z } from "zod";
-import { anyJson, int, jsonObject, named, PanelKind, Placement, Slot } from "./common.ts";
+import {
+  anyJson,
+  int,
+  jsonObject,
+  named,
+  nameInput,
+  PanelKind,
+  Placement,
+  Slot,
+} from "./common.ts";
 
 export const ActionOut = named(
   "ActionOut",
@@ -44,8 +53,8 @@ export type PluginManifestEntry = z.infer<typeof PluginManifestEntry>;
 export const ActionScope = named(
   "ActionScope",
   z.object({
-    node: z.string().nullable().optional(),
-    run_id: z.string().nullable().optional(),
+    node: nameInput().nullable().optional(),
+    run_id: nameInput().nullable().optional(),
     task_id: int().nullable().optional(),
   }),
 );

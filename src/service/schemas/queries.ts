@@ -1,18 +1,19 @@
 // Path and query parameters of the routes. Path and query values arrive as strings; these
 // schemas convert them and refuse what does not convert (422 with loc ["path"|"query", name]).
 import { z } from "zod";
-import { boolString, intString, numberString, RunStatus } from "./common.ts";
+import { MAX_EVENT_NAMES_LENGTH } from "../limits.ts";
+import { boolString, intString, nameInput, numberString, RunStatus } from "./common.ts";
 
-export const RunPath = z.object({ run_id: z.string().min(1) });
+export const RunPath = z.object({ run_id: nameInput().min(1) });
 export const TaskPath = z.object({ task_id: intString() });
 export const RequestPath = z.object({ request_id: intString() });
-export const WorkflowPath = z.object({ name: z.string().min(1) });
-export const ActionPath = z.object({ wf: z.string().min(1), name: z.string().min(1) });
+export const WorkflowPath = z.object({ name: nameInput().min(1) });
+export const ActionPath = z.object({ wf: nameInput().min(1), name: nameInput().min(1) });
 export const AgentRequestPath = z.object({ task_id: intString(), request_id: intString() });
 
 export const RunsQuery = z.object({
   status: RunStatus.optional(),
-  workflow: z.string().optional(),
+  workflow: nameInput().optional(),
 });
 
 export const CursorQuery = z.object({
@@ -22,7 +23,7 @@ export const CursorQuery = z.object({
 
 export const RequestsQuery = z.object({
   pending: boolString().optional(),
-  run: z.string().optional(),
+  run: nameInput().optional(),
 });
 
 export const PersistQuery = z.object({ persist: boolString().optional() });
@@ -37,8 +38,8 @@ const nullableCursor = z.preprocess(
 
 export const EventsQuery = z.object({
   after: nullableCursor.optional(),
-  run: z.string().optional(),
-  names: z.string().optional(),
+  run: nameInput().optional(),
+  names: z.string().max(MAX_EVENT_NAMES_LENGTH).optional(),
   access_token: z.string().optional(),
 });
 export type EventsQuery = z.infer<typeof EventsQuery>;

@@ -1,12 +1,15 @@
 // Requests for human input and the operator's answer.
 import { z } from "zod";
+import { MAX_TEXT_LENGTH } from "../limits.ts";
 import {
   AnswerAuthor,
   anyJson,
+  doc,
   int,
   isoDate,
   jsonObject,
   named,
+  nameInput,
   RequestKind,
   RequestMode,
   RequestSource,
@@ -49,8 +52,22 @@ export type RequestView = z.infer<typeof RequestView>;
 export const Answer = named(
   "Answer",
   z.object({
-    option_id: z.string().nullable().optional(),
-    value: anyJson(),
+    option_id: nameInput().nullable().optional(),
+    value: doc(
+      anyJson().superRefine((v, ctx) => {
+        if (typeof v === "string" && v.length > MAX_TEXT_LENGTH) {
+          ctx.addIssue({
+            code: "too_big",
+            origin: "string",
+            maximum: MAX_TEXT_LENGTH,
+            inclusive: true,
+            input: v,
+            message: `Too big: a text answer has at most ${MAX_TEXT_LENGTH} characters.`,
+          });
+        }
+      }),
+      `Any JSON; a string (a text answer) has at most ${MAX_TEXT_LENGTH} characters.`,
+    ),
   }),
   "`option_id` answers an options request; `value` answers a text or form request.",
 );

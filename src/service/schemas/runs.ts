@@ -1,6 +1,16 @@
 // Runs: the list and detail views, their outputs and totals, and the operator's run bodies.
 import { z } from "zod";
-import { anyJson, doc, int, isoDate, named, RunStatus } from "./common.ts";
+import {
+  anyJson,
+  doc,
+  int,
+  isoDate,
+  lineInput,
+  named,
+  nameInput,
+  RunStatus,
+  textInput,
+} from "./common.ts";
 import { BranchFrame, TaskView } from "./tasks.ts";
 
 export const RunOutput = named(
@@ -63,8 +73,8 @@ export type RunDetail = z.infer<typeof RunDetail>;
 export const NewRun = named(
   "NewRun",
   z.object({
-    title: z.string().min(1),
-    description: z.string().default(""),
+    title: lineInput().min(1),
+    description: textInput().default(""),
   }),
 );
 // The type is what a caller may send (description optional); the parsed body always has one.
@@ -73,8 +83,8 @@ export type NewRun = z.input<typeof NewRun>;
 export const EditRun = named(
   "EditRun",
   z.object({
-    title: z.string().min(1).nullable().optional(),
-    description: z.string().nullable().optional(),
+    title: lineInput().min(1).nullable().optional(),
+    description: textInput().nullable().optional(),
   }),
   "An absent field is left alone; an edit naming neither field changes nothing.",
 );
@@ -97,5 +107,5 @@ export const Position = named(
 );
 export type Position = z.infer<typeof Position>;
 
-export const Rerun = named("Rerun", z.object({ node: z.string() }));
+export const Rerun = named("Rerun", z.object({ node: nameInput() }));
 export type Rerun = z.infer<typeof Rerun>;

@@ -1,6 +1,16 @@
 // Tasks (one attempt of one node), their accepted submissions, transcript chunks and bodies.
 import { z } from "zod";
-import { anyJson, ChunkKind, doc, int, isoDate, jsonObject, named, TaskStatus } from "./common.ts";
+import {
+  anyJson,
+  ChunkKind,
+  doc,
+  int,
+  isoDate,
+  jsonObject,
+  named,
+  nameInput,
+  TaskStatus,
+} from "./common.ts";
 
 export const BranchFrame = named(
   "BranchFrame",
@@ -76,7 +86,7 @@ export const StreamOut = named(
 );
 export type StreamOut = z.infer<typeof StreamOut>;
 
-export const Move = named("Move", z.object({ node: z.string().min(1) }));
+export const Move = named("Move", z.object({ node: nameInput().min(1) }));
 export type Move = z.infer<typeof Move>;
 
 export const SetStatus = named(

@@ -1,6 +1,7 @@
 // Registered workflows: their description, registration bodies and source view.
 import { z } from "zod";
-import { int, named } from "./common.ts";
+import { MAX_TARGET_LENGTH } from "../limits.ts";
+import { int, named, nameInput } from "./common.ts";
 import { ActionOut, PanelOut } from "./plugins.ts";
 
 export const NodeOut = named(
@@ -41,11 +42,22 @@ export const WorkflowOut = named(
 );
 export type WorkflowOut = z.infer<typeof WorkflowOut>;
 
+// A lone surrogate (`"\ud800"`) is valid in a JSON string but has no UTF-8 form, so a target
+// holding one could be neither loaded as a path nor written to the configuration file.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** A registration target as sent: bounded, and text that has a UTF-8 form. */
+const targetInput = () =>
+  z
+    .string()
+    .max(MAX_TARGET_LENGTH)
+    .refine((t) => !LONE_SURROGATE.test(t), { message: "Must not hold a lone surrogate." });
+
 export const RegisterWorkflow = named(
   "RegisterWorkflow",
   z.object({
-    target: z.string(),
-    pool: z.string().nullable().optional(),
+    target: targetInput(),
+    pool: nameInput().nullable().optional(),
     persist: z.boolean().optional(),
   }),
 );
@@ -54,8 +66,8 @@ export type RegisterWorkflow = z.infer<typeof RegisterWorkflow>;
 export const ReloadWorkflow = named(
   "ReloadWorkflow",
   z.object({
-    target: z.string().nullable().optional(),
-    pool: z.string().nullable().optional(),
+    target: targetInput().nullable().optional(),
+    pool: nameInput().nullable().optional(),
     persist: z.boolean().optional(),
   }),
 );

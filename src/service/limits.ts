@@ -1,0 +1,31 @@
+// The sizes the service accepts, in one place: the zod schemas (and so /openapi.json), the body
+// parser and the JSON Schema compiler read them from here, and docs/http.md "Limits" lists them.
+// Each bound is far above what a real client sends and far below what would let one request
+// cost the server (or every later reader of a list) more than the body limit already allows.
+
+/** Nesting of any JSON request body, and of any JSON Schema the service compiles. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Identifiers: names of workflows, nodes, pools, actions and options; run ids; kinds. */
+export const MAX_NAME_LENGTH = 200;
+
+/** One line of text shown in lists: a run title, an option's label. */
+export const MAX_LINE_LENGTH = 1_000;
+
+/** A registration target, `path/to/file.ts:attr` (a path may be as long as the OS allows). */
+export const MAX_TARGET_LENGTH = 4_096;
+
+/** Free text: a run description, a request's prompt, a text answer. */
+export const MAX_TEXT_LENGTH = 65_536;
+
+/** Most options a request may offer. */
+export const MAX_OPTIONS = 100;
+
+/** The event stream's `names` query (its comma-separated globs together). */
+export const MAX_EVENT_NAMES_LENGTH = 1_024;
+
+/** A JSON Schema (a form, an output model, an action's input model), in characters of JSON. */
+export const MAX_SCHEMA_LENGTH = 65_536;
+
+/** How much of a client's own input a refusal repeats back (`error`, an issue's `msg`). */
+export const MAX_ECHO_LENGTH = 200;
