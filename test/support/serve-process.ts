@@ -43,7 +43,13 @@ export async function serveIn(
 ): Promise<Served> {
   const child = spawn(process.execPath, [BIN, "serve", ...(options.args ?? [])], {
     cwd: dir,
-    env: { ...process.env, ...options.env },
+    // A log not collected goes to the test's stderr: warnings and errors only, so a passing
+    // run stays quiet.
+    env: {
+      ...process.env,
+      ...(options.log ? {} : { YARDMASTER_LOG_LEVEL: "warn" }),
+      ...options.env,
+    },
     stdio: ["ignore", "pipe", options.log ? "pipe" : "inherit"],
   });
   children.push(child);
