@@ -62,6 +62,15 @@ function outputDir(variable: string, folder: string): string | null {
   return raw === "1" ? join(RESULTS, folder) : raw;
 }
 
+/**
+ * BENCH_SCRAPE_MS: every session scrapes GET /metrics this often, as Prometheus would, to show
+ * what scraping costs the workloads; unset or 0: no scraping.
+ */
+export function scrapeInterval(): number | null {
+  const ms = Number(process.env.BENCH_SCRAPE_MS ?? 0);
+  return Number.isFinite(ms) && ms > 0 ? ms : null;
+}
+
 export function readOptions(args: string[]): BenchOptions {
   const q = process.env.BENCH_QUICK === "1";
   return {

@@ -10,6 +10,7 @@
 import { writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { loadConfig } from "../src/config/index.ts";
+import { createLogger } from "../src/observability/logger.ts";
 import { startServer } from "../src/server/start.ts";
 import { startCpuProfile } from "./cpu-profiler.ts";
 import { installStoreTrace } from "./store-trace.ts";
@@ -41,9 +42,10 @@ async function main(): Promise<void> {
   const sync = flags.find((f) => f.startsWith("--synchronous="))?.split("=")[1];
   const traceFile = process.env.BENCH_TRACE_FILE;
   const trace = traceFile ? installStoreTrace() : null;
-  const config = await loadConfig({ file, cwd: dirname(file) });
+  const config = await loadConfig({ file, cwd: dirname(file), env: process.env });
+  // The log `yardmaster serve` writes when its stderr is not a terminal: JSON lines at info.
   const server = await startServer(config, {
-    log: (line) => process.stderr.write(`${line}\n`),
+    logger: createLogger({ level: config.log.level, format: "json" }),
   });
   const synchronous = sync ? setSynchronous(server.engine.store, sync.toUpperCase()) : "NORMAL";
   const profileFile = process.env.BENCH_PROFILE_FILE;

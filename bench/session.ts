@@ -4,7 +4,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Completions } from "./completions.ts";
 import { HttpClient } from "./http-client.ts";
-import type { BenchOptions } from "./options.ts";
+import { type BenchOptions, scrapeInterval } from "./options.ts";
 import { type BenchServer, type ServerSpec, startBenchServer } from "./server-handle.ts";
 
 export interface Session {
@@ -40,6 +40,7 @@ export async function withSession<T>(
   const server = await startBenchServer(spec);
   let client: HttpClient | null = null;
   let completions: Completions | null = null;
+  const scraper = scrape(server.url);
   try {
     client = new HttpClient(server.url);
     completions = await Completions.open(server.url);
@@ -48,8 +49,27 @@ export async function withSession<T>(
     client.close();
     return { value, storeBytes: await server.stop() };
   } finally {
+    scraper.stop();
     completions?.close();
     client?.close();
     await server.stop();
   }
+}
+
+/** GET /metrics every BENCH_SCRAPE_MS, each scrape read whole, one at a time, like a scraper. */
+function scrape(url: string): { stop(): void } {
+  const every = scrapeInterval();
+  if (every === null) return { stop() {} };
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    fetch(`${url}/metrics`)
+      .then((res) => res.text())
+      .catch(() => {})
+      .finally(() => {
+        busy = false;
+      });
+  }, every);
+  return { stop: () => clearInterval(timer) };
 }

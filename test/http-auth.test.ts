@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuthGate, ensureToken, isLoopbackHost, rotateToken } from "../src/http/auth.ts";
+import { createLogger } from "../src/observability/logger.ts";
 import { RUN_ID, type Started, startApp } from "./http-fixtures.ts";
 import { SseClient } from "./http-sse-client.ts";
 
@@ -78,7 +79,7 @@ describe("token mode", () => {
     });
     s = await startApp({
       auth: createAuthGate({ host: "0.0.0.0", requireToken: false, tokenFile }),
-      logger: { level: "trace", stream },
+      logger: createLogger({ level: "trace", format: "json", destination: stream }),
     });
   });
   afterAll(async () => {

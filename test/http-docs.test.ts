@@ -20,6 +20,7 @@ afterAll(async () => {
 // The rows of the Endpoints table this adapter implements.
 const ENDPOINTS = [
   "GET /api/health",
+  "GET /api/health/ready",
   "GET /api/me",
   "GET /api/events",
   "GET /api/workflows",

@@ -104,6 +104,7 @@ export function fixtureService(calls: Call[] = []): OperatorService {
       version: "0.1.0",
       pools: { default: { capacity: 4, in_flight: 1 } },
     }),
+    ready: async () => ({ ok: true, schema: 1 }),
     listWorkflows: async () => [workflowOut],
     getWorkflow: async (name) => {
       if (name !== "triage") throw notFound("Workflow", name);

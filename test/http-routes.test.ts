@@ -2,6 +2,7 @@
 // service, the refusal envelope of a ServiceError, and how unknown routes and faults render.
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../src/observability/logger.ts";
 import { TaskDetail } from "../src/service/schemas/index.ts";
 import { fixtureService, RUN_ID, type Started, startApp } from "./http-fixtures.ts";
 
@@ -142,7 +143,8 @@ describe("faults", () => {
         done();
       },
     });
-    faulty = await startApp({ service, logger: { level: "info", stream } });
+    const logger = createLogger({ level: "info", format: "json", destination: stream });
+    faulty = await startApp({ service, logger });
   });
   afterAll(async () => {
     await faulty.app.close();

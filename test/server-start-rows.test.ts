@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../src/config/index.ts";
+import { createLogger } from "../src/observability/logger.ts";
 import { type RunningServer, startServer } from "../src/server/start.ts";
 import { FLOWS } from "./support/server-harness.ts";
 
@@ -25,8 +26,9 @@ it("registers a row's workflow under its own name and names the mismatched table
   const rows = ["[workflows.pipeline]", `target = "${FLOWS}:chain"`];
   writeFileSync(file, [`${SERVER}\n[pools.default]\ncapacity = 1\n`, ...rows].join("\n"));
   const lines: string[] = [];
+  const destination = { write: (line: string) => lines.push(JSON.parse(line).msg) };
   server = await startServer(await loadConfig({ file, cwd: dir }), {
-    log: (line) => lines.push(line),
+    logger: createLogger({ level: "warn", format: "json", destination }),
   });
   const names = (await (await fetch(`${server.url}/api/workflows`)).json()) as { name: string }[];
   expect(names.map((w) => w.name)).toEqual(["chain"]);

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe } from "vitest";
 import type { Store } from "../src/engine/store.ts";
 import { claimsContract } from "./store-contract/claims.ts";
 import { mixedClaimsContract } from "./store-contract/claims-mixed.ts";
+import { countsContract } from "./store-contract/counts.ts";
 import type { ContractOptions, Harness } from "./store-contract/fixtures.ts";
 import { joinsContract } from "./store-contract/joins-and-registrations.ts";
 import { lifecycleContract } from "./store-contract/lifecycle.ts";
@@ -48,5 +49,6 @@ export function storeContract(
     joinsContract(harness);
     streamsContract(harness);
     lifecycleContract(harness);
+    countsContract(harness);
   });
 }

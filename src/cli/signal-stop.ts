@@ -1,9 +1,15 @@
 // Stopping `serve` on SIGINT/SIGTERM. The handlers are installed before the server starts:
 // anyone who reads the ready line may signal at once, and a signal arriving before the
-// handlers would kill the process without a clean stop. A second signal forces the exit.
-import type { CliIo } from "./cli-io.ts";
+// handlers would kill the process without a clean stop. A second signal forces the exit. What
+// happens is said in the server's log.
 
 const SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
+
+/** Where the lines go: the server's logger. */
+export interface StopLog {
+  info(message: string): void;
+  error(message: string): void;
+}
 
 export interface Stoppable {
   stop(reason?: string): Promise<void>;
@@ -12,11 +18,11 @@ export interface Stoppable {
 export class SignalStop {
   #signal: NodeJS.Signals | null = null;
   #onFirst: ((signal: NodeJS.Signals) => void) | null = null;
-  readonly #io: CliIo;
+  readonly #log: StopLog;
   readonly #handler = (signal: NodeJS.Signals) => this.#receive(signal);
 
-  constructor(io: CliIo) {
-    this.#io = io;
+  constructor(log: StopLog) {
+    this.#log = log;
     for (const signal of SIGNALS) process.on(signal, this.#handler);
   }
 
@@ -35,7 +41,7 @@ export class SignalStop {
       .then(
         () => 0,
         (error: unknown) => {
-          this.#io.err(`yardmaster serve: stop failed: ${(error as Error)?.message ?? error}`);
+          this.#log.error(`yardmaster serve: stop failed: ${(error as Error)?.message ?? error}`);
           return 1;
         },
       )
@@ -48,11 +54,11 @@ export class SignalStop {
 
   #receive(signal: NodeJS.Signals): void {
     if (this.#signal !== null) {
-      this.#io.err(`${signal} again: exiting without waiting`);
+      this.#log.error(`${signal} again: exiting without waiting`);
       process.exit(1);
     }
     this.#signal = signal;
-    this.#io.err(`${signal} received: stopping`);
+    this.#log.info(`${signal} received: stopping`);
     this.#onFirst?.(signal);
   }
 }

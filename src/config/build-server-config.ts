@@ -1,17 +1,23 @@
 // Turns a validated configuration file into the fully resolved ServerConfig: defaults filled
-// in, flags applied on top, relative paths made absolute, workflow pools cross-checked.
+// in, then the file, the environment and flags on top (each winning over the one before),
+// relative paths made absolute, workflow pools cross-checked.
 import { resolve } from "node:path";
 import { ConfigError, type ConfigProblem, keyPath } from "./config-error.ts";
+import { ENV, type EnvSettings } from "./environment.ts";
 import { defaultPublicUrl, resolveStoreUrl, resolveTarget } from "./resolve-paths.ts";
 import type { ConfigFile } from "./schema.ts";
 import type {
   AgentConfig,
   ConfigFlags,
+  LogFormat,
+  LogLevel,
+  LogSettings,
   PoolConfig,
   ServerConfig,
   ServerSettings,
   WorkflowRowConfig,
 } from "./server-config.ts";
+import { withStorePassword } from "./store-url.ts";
 
 export const DEFAULTS = {
   host: "127.0.0.1",
@@ -26,6 +32,8 @@ export const DEFAULTS = {
   keepAliveTimeout: 5,
   maxConnections: 2000,
   maxEventStreams: 1000,
+  logLevel: "info" as LogLevel,
+  logFormat: "auto" as LogFormat,
   retries: 0,
   priority: 0,
   pools: { default: { capacity: 4 } } as Record<string, PoolConfig>,
@@ -40,15 +48,53 @@ export interface BuildContext {
   configDir: string;
   cwd: string;
   flags: ConfigFlags;
+  env: EnvSettings;
+}
+
+const FILE_ONLY = [
+  "require_token",
+  "body_limit",
+  "sse_replay_cap",
+  "workflow_roots",
+  "header_timeout",
+  "request_timeout",
+  "keep_alive_timeout",
+  "max_connections",
+  "max_event_streams",
+] as const;
+
+/** Picks a setting by precedence (flag, variable, file, default), noting where it came from. */
+class Origins {
+  readonly record: Record<string, string> = {};
+
+  pick<T>(
+    key: string,
+    choices: { flag?: T; env?: T; file?: T; fallback: T },
+    names: { flag?: string; env?: string } = {},
+  ): T {
+    const [value, origin] =
+      choices.flag !== undefined
+        ? [choices.flag, names.flag ?? "flag"]
+        : choices.env !== undefined
+          ? [choices.env, names.env ?? "environment"]
+          : choices.file !== undefined
+            ? [choices.file, "file"]
+            : [choices.fallback, "default"];
+    this.record[key] = origin;
+    return value;
+  }
 }
 
 export function buildServerConfig(content: ConfigFile, ctx: BuildContext): ServerConfig {
   const pools = content.pools && Object.keys(content.pools).length > 0 ? content.pools : null;
+  const origins = new Origins();
   const config: ServerConfig = {
     file: ctx.file,
     fromFile: ctx.file !== null,
     configDir: ctx.configDir,
-    server: buildServer(content, ctx),
+    server: buildServer(content, ctx, origins),
+    log: buildLog(content, ctx, origins),
+    origins: origins.record,
     defaults: {
       retries: content.defaults?.retries ?? DEFAULTS.retries,
       priority: content.defaults?.priority ?? DEFAULTS.priority,
@@ -62,26 +108,60 @@ export function buildServerConfig(content: ConfigFile, ctx: BuildContext): Serve
   return config;
 }
 
-function buildServer(content: ConfigFile, ctx: BuildContext): ServerSettings {
+function buildServer(content: ConfigFile, ctx: BuildContext, origins: Origins): ServerSettings {
   const s = content.server ?? {};
-  const host = ctx.flags.host ?? s.host ?? DEFAULTS.host;
-  const port = ctx.flags.port ?? s.port ?? DEFAULTS.port;
-  // A store given as a flag is relative to where the command was typed.
-  const store =
-    ctx.flags.store !== undefined
-      ? resolveStoreUrl(ctx.flags.store, ctx.cwd)
-      : resolveStoreUrl(s.store ?? DEFAULTS.store, ctx.configDir);
-  let publicUrl: string | null = s.public_url?.replace(/\/+$/, "") ?? null;
-  if (publicUrl === null && port !== 0) publicUrl = defaultPublicUrl(host, port);
+  const { flags, env } = ctx;
+  const host = origins.pick(
+    "server.host",
+    { flag: flags.host, env: env.host, file: s.host, fallback: DEFAULTS.host },
+    { flag: "--host", env: ENV.host },
+  );
+  const port = origins.pick(
+    "server.port",
+    { flag: flags.port, env: env.port, file: s.port, fallback: DEFAULTS.port },
+    { flag: "--port", env: ENV.port },
+  );
+  // A store given as a flag or a variable is relative to where the command was typed.
+  const store = origins.pick(
+    "server.store",
+    {
+      flag: flags.store === undefined ? undefined : resolveStoreUrl(flags.store, ctx.cwd),
+      env: env.store === undefined ? undefined : resolveStoreUrl(env.store, ctx.cwd),
+      file: s.store === undefined ? undefined : resolveStoreUrl(s.store, ctx.configDir),
+      fallback: resolveStoreUrl(DEFAULTS.store, ctx.configDir),
+    },
+    { flag: "--store", env: ENV.store },
+  );
+  let publicUrl = origins.pick<string | null>("server.public_url", {
+    file: s.public_url?.replace(/\/+$/, ""),
+    fallback: null,
+  });
+  if (publicUrl === null && port !== 0) {
+    publicUrl = defaultPublicUrl(host, port);
+    origins.record["server.public_url"] = "from host and port";
+  }
+  // The keys only the file sets come from it or from the defaults.
+  for (const key of FILE_ONLY) {
+    origins.record[`server.${key}`] = s[key] === undefined ? "default" : "file";
+  }
   return {
     host,
     port,
     requireToken: s.require_token ?? DEFAULTS.requireToken,
-    store,
+    store: storeWithPassword(store, ctx, origins),
     publicUrl,
     bodyLimit: s.body_limit ?? DEFAULTS.bodyLimit,
     sseReplayCap: s.sse_replay_cap ?? DEFAULTS.sseReplayCap,
-    tokenFile: resolve(ctx.configDir, s.token_file ?? DEFAULTS.tokenFile),
+    tokenFile: origins.pick(
+      "server.token_file",
+      {
+        env: env.tokenFile,
+        file: s.token_file === undefined ? undefined : resolve(ctx.configDir, s.token_file),
+        fallback: resolve(ctx.configDir, DEFAULTS.tokenFile),
+      },
+      { env: ENV.tokenFile },
+    ),
+    token: env.token?.value ?? null,
     workflowRoots: workflowRoots(s.workflow_roots, ctx),
     // Unset, the header timeout follows a request timeout set below its default.
     headerTimeoutMs: ms(
@@ -92,6 +172,42 @@ function buildServer(content: ConfigFile, ctx: BuildContext): ServerSettings {
     keepAliveTimeoutMs: ms(s.keep_alive_timeout ?? DEFAULTS.keepAliveTimeout),
     maxConnections: s.max_connections ?? DEFAULTS.maxConnections,
     maxEventStreams: s.max_event_streams ?? DEFAULTS.maxEventStreams,
+  };
+}
+
+/**
+ * The store URL with the password of `YARDMASTER_STORE_PASSWORD(_FILE)` in it. A password
+ * written in a `--store` flag wins over the variable (flags win); one written in the file or in
+ * `YARDMASTER_STORE` gives way to it.
+ */
+function storeWithPassword(store: string, ctx: BuildContext, origins: Origins): string {
+  const password = ctx.env.storePassword;
+  if (password === undefined) return store;
+  const merged = withStorePassword(store, password.value, ctx.flags.store !== undefined);
+  if (merged === null) {
+    throw new ConfigError(null, [
+      {
+        key: password.from,
+        message: "the store is not a PostgreSQL URL (postgres://...), so it takes no password",
+      },
+    ]);
+  }
+  if (merged !== store) origins.record["server.store"] += `, password from ${password.from}`;
+  return merged;
+}
+
+function buildLog(content: ConfigFile, ctx: BuildContext, origins: Origins): LogSettings {
+  const file = content.log ?? {};
+  // Flags and variables were checked against the same enumerations as the file's keys.
+  const pick = <T>(key: "level" | "format", flag?: string, env?: string, fallback?: T) =>
+    origins.pick(
+      `log.${key}`,
+      { flag: flag as T | undefined, env: env as T | undefined, file: file[key] as T, fallback },
+      { flag: `--log-${key}`, env: key === "level" ? ENV.logLevel : ENV.logFormat },
+    ) as T;
+  return {
+    level: pick<LogLevel>("level", ctx.flags.logLevel, ctx.env.logLevel, DEFAULTS.logLevel),
+    format: pick<LogFormat>("format", ctx.flags.logFormat, ctx.env.logFormat, DEFAULTS.logFormat),
   };
 }
 

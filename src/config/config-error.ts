@@ -70,3 +70,21 @@ export function problemsFromIssues(issues: z.core.$ZodIssue[], input: unknown): 
   }
   return problems;
 }
+
+/**
+ * Checks values given outside the file (flags, variables) with the rules of the file's table,
+ * each problem named as the user gave the value (`nameOf("port")` is `--port`).
+ */
+export function checkGiven(
+  schema: z.ZodType,
+  values: Record<string, unknown>,
+  nameOf: (key: string) => string,
+): ConfigProblem[] {
+  const present = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+  const result = schema.safeParse(present);
+  if (result.success) return [];
+  return problemsFromIssues(result.error.issues, present).map((p) => ({
+    ...p,
+    key: nameOf(p.key),
+  }));
+}

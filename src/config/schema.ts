@@ -60,6 +60,14 @@ export const serverSection = table({
   max_event_streams: positiveInt,
 }).partial();
 
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export const LOG_FORMATS = ["auto", "json", "pretty"] as const;
+
+export const logSection = table({
+  level: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(", ")}` }),
+  format: z.enum(LOG_FORMATS, { error: `expected one of ${LOG_FORMATS.join(", ")}` }),
+}).partial();
+
 export const defaultsSection = table({
   retries: nonNegativeInt,
   priority: integer("expected an integer", () => true),
@@ -93,6 +101,7 @@ const rows = <T extends z.ZodType>(row: T) =>
 
 export const configFileSchema = table({
   server: serverSection.optional(),
+  log: logSection.optional(),
   defaults: defaultsSection.optional(),
   pools: rows(poolRow).optional(),
   workflows: rows(workflowRow).optional(),

@@ -18,6 +18,11 @@ export interface ServerSettings {
   sseReplayCap: number;
   /** Absolute path of the operator token file (`yardmaster token rotate` writes it). */
   tokenFile: string;
+  /**
+   * The operator token given in the environment (`YARDMASTER_TOKEN`); null when the token
+   * lives in `tokenFile`. A server given one never reads or creates the file.
+   */
+  token: string | null;
   /** Absolute folders a workflow target must resolve into (`workflow_roots`). */
   workflowRoots: string[];
   /** Longest wait for a request's headers, then for the whole request (body included). */
@@ -29,6 +34,15 @@ export interface ServerSettings {
   maxConnections: number;
   /** Most `GET /api/events` streams open at once; one more is refused with 429. */
   maxEventStreams: number;
+}
+
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+/** `auto`: readable lines when the log goes to a terminal, JSON lines otherwise. */
+export type LogFormat = "auto" | "json" | "pretty";
+
+export interface LogSettings {
+  level: LogLevel;
+  format: LogFormat;
 }
 
 export interface NodeDefaults {
@@ -67,6 +81,12 @@ export interface ServerConfig {
   /** Folder relative paths were resolved against: the file's folder, or the working folder. */
   configDir: string;
   server: ServerSettings;
+  log: LogSettings;
+  /**
+   * Where each `server.*` and `log.*` setting came from, by key (`server.port`): a flag
+   * (`--port`), a variable (`YARDMASTER_PORT`), the file (`file`) or `default`.
+   */
+  origins: Record<string, string>;
   defaults: NodeDefaults;
   pools: Record<string, PoolConfig>;
   workflows: Record<string, WorkflowRowConfig>;
@@ -77,4 +97,6 @@ export interface ConfigFlags {
   host?: string;
   port?: number;
   store?: string;
+  logLevel?: string;
+  logFormat?: string;
 }

@@ -2,6 +2,7 @@
 import type { AttemptStop } from "./attempt-stop.ts";
 import type { EventBus } from "./event-bus.ts";
 import type { Interrupt } from "./interrupt.ts";
+import type { EngineObserver } from "./observer.ts";
 import type { PausableTimer } from "./pausable-timer.ts";
 import type { Registry } from "./registry.ts";
 import type { SlotReservation } from "./slot-claims.ts";
@@ -26,6 +27,7 @@ export interface EngineCore {
   readonly uow: UnitOfWork;
   readonly registry: Registry;
   readonly live: Map<number, LiveAttempt>;
+  readonly observer: EngineObserver;
   /** Asks the dispatcher to fill free slots (of one pool, or of every pool). */
   wake(pool?: string): void;
   /** Pool slots of live attempts that wait on a person. */

@@ -14,6 +14,7 @@ import type { EngineCore, LiveAttempt } from "./core.ts";
 import { Dispatcher } from "./dispatcher.ts";
 import { EventBus } from "./event-bus.ts";
 import { Interrupt } from "./interrupt.ts";
+import { type EngineObserver, NO_OBSERVER } from "./observer.ts";
 import { type NodeDefaults, type RegisteredWorkflow, Registry } from "./registry.ts";
 import { handOff, reserveSlot } from "./slot-claims.ts";
 import type { Store } from "./store.ts";
@@ -27,6 +28,8 @@ export interface EngineOptions {
   bus?: EventBus;
   extensions?: ContextExtensions;
   onError?: (err: unknown) => void;
+  /** Hears attempts, commits and lifecycle moments (logs, metrics, traces); none by default. */
+  observer?: EngineObserver;
   /** How long `stop()` waits for interrupted bodies to return. */
   stopGraceMs?: number;
 }
@@ -38,6 +41,7 @@ export class Engine implements EngineCore {
   readonly registry: Registry;
   readonly live = new Map<number, LiveAttempt>();
   readonly extensions: ContextExtensions;
+  readonly observer: EngineObserver;
   readonly #dispatcher: Dispatcher;
   readonly slots: EngineCore["slots"];
   readonly #graceMs: number;
@@ -46,7 +50,8 @@ export class Engine implements EngineCore {
   constructor(options: EngineOptions) {
     this.store = options.store;
     this.bus = options.bus ?? new EventBus();
-    this.uow = new UnitOfWork(this.store, this.bus);
+    this.observer = options.observer ?? NO_OBSERVER;
+    this.uow = new UnitOfWork(this.store, this.bus, this.observer);
     this.registry = new Registry(options.pools, {
       retries: options.defaults?.retries ?? 0,
       priority: options.defaults?.priority ?? 0,
@@ -64,6 +69,11 @@ export class Engine implements EngineCore {
     this.#graceMs = options.stopGraceMs ?? 5000;
   }
 
+  /** Started and not stopping: claiming work. */
+  get running(): boolean {
+    return this.#started;
+  }
+
   wake(pool?: string): void {
     if (this.#started) this.#dispatcher.wake(pool);
   }
@@ -78,6 +88,7 @@ export class Engine implements EngineCore {
   register(wf: RegisteredWorkflow): void {
     if (!this.registry.pools.has(wf.pool)) throw new Error(`pool ${wf.pool} does not exist`);
     this.registry.workflows.set(wf.name, wf);
+    this.observer.registered(wf.name, wf.pool);
     this.wake(wf.pool);
   }
 
@@ -99,6 +110,7 @@ export class Engine implements EngineCore {
         work.emit("engine.recovered", null, null, { task_ids: stuck.map((t) => t.id) });
       }
     });
+    if (stuck.length) this.observer.recovered(stuck.map((t) => t.id));
     this.bus.subscribe((e) => {
       if (e.name === "request.answered" && e.task_id != null) void this.#requeueOrphan(e.task_id);
     });
@@ -137,6 +149,7 @@ export class Engine implements EngineCore {
     this.#started = false;
     this.#dispatcher.stop();
     const ids = [...this.live.keys()];
+    this.observer.stopping(ids);
     await this.uow.run(async (work) => {
       work.emit("engine.stopping", null, null, { task_ids: ids });
     });

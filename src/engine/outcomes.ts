@@ -6,6 +6,7 @@ import { staleOpenRequests } from "./ask.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
 import type { Json, TaskRecord } from "./domain.ts";
 import { applyTransitions, enqueueTask } from "./enqueue.ts";
+import type { AttemptOutcome } from "./observer.ts";
 import { settleRun } from "./settle.ts";
 import { appendLog } from "./work-log.ts";
 
@@ -64,12 +65,13 @@ export async function completeAttempt(
   });
 }
 
+/** Records a failed attempt: retried or dead-lettered, or discarded when it was revoked. */
 export async function failAttempt(
   core: EngineCore,
   task: TaskRecord,
   err: unknown,
   live?: LiveAttempt,
-): Promise<boolean> {
+): Promise<AttemptOutcome> {
   const { retryable, error } = classifyFailure(err);
   return core.uow.run(async (work) => {
     const node = core.registry.node((await work.tx.getRun(task.run_id))?.workflow ?? "", task.node);
@@ -81,7 +83,7 @@ export async function failAttempt(
       { status, finished: work.now, error, token_hash: null },
       { status: GOING, claim: task.claim },
     );
-    if (!failed) return false;
+    if (!failed) return { kind: "discarded" };
     await staleOpenRequests(work, failed.id);
     const run = (await work.tx.getRun(task.run_id))!;
     const mark = work.mark();
@@ -117,6 +119,6 @@ export async function failAttempt(
     if (retry) work.after(() => core.wake());
     else await settleRun(work, run.id, failed);
     if (live) await core.slots.handOff(work, live);
-    return true;
+    return { kind: willRetry ? "retry" : "dead_letter", error };
   });
 }

@@ -57,6 +57,19 @@ export interface TaskGuard {
   claim?: number;
 }
 
+/** Run statuses of runs not ended, which the store counts (countRuns). */
+export type OpenRunStatus = "queued" | "running" | "paused";
+export const OPEN_RUN_STATUSES: readonly OpenRunStatus[] = ["queued", "running", "paused"];
+/** Statuses of attempts not finished, which the store counts (countTasks). */
+export type LiveTaskStatus = "ready" | "in_progress" | "waiting";
+export const LIVE_TASK_STATUSES: readonly LiveTaskStatus[] = ["ready", "in_progress", "waiting"];
+
+/** Whether the store answers, and the schema version it is at against the one this build has. */
+export interface StoreProbe {
+  schema: number;
+  expected: number;
+}
+
 export interface ArrivalTally {
   arrived: number;
   indexArrived: boolean;
@@ -101,6 +114,18 @@ export interface StoreReader {
   lastChunkSeq(taskId: number): Promise<number>;
   /** In registration order. */
   listRegistrations(): Promise<RegistrationRecord[]>;
+  // Counts for health and metrics, which anyone may ask for often: each is answered from an
+  // index that holds open or live rows only (never by reading rows), so it costs one index entry
+  // per row counted, whatever history the store keeps.
+  countRuns(status: OpenRunStatus): Promise<number>;
+  countTasks(status: LiveTaskStatus): Promise<number>;
+  /** Requests a person can still answer (unanswered, not stale). */
+  countPendingRequests(): Promise<number>;
+  /**
+   * Ready attempts of queued and running runs (what a claim can take), by workflow; a workflow
+   * with none is absent. Costs in proportion to the ready attempts (an index of ready rows).
+   */
+  countReady(): Promise<Record<string, number>>;
 }
 
 /** Writes, available only inside `transact`. */
@@ -153,5 +178,7 @@ export interface StoreWriter extends StoreReader {
 export interface Store extends StoreReader {
   /** Runs `fn` as one serialized transaction; a throw rolls everything back. */
   transact<T>(fn: (tx: StoreWriter) => Promise<T>): Promise<T>;
+  /** Reads the schema version (rejects when the store cannot be reached). */
+  probe(): Promise<StoreProbe>;
   close(): Promise<void>;
 }

@@ -3,6 +3,7 @@
 // bus only after it committed, so subscribers never see a change that rolled back.
 import type { EventRecord, Json, NewEvent } from "./domain.ts";
 import type { EventBus } from "./event-bus.ts";
+import type { EngineObserver } from "./observer.ts";
 import type { Store, StoreWriter } from "./store.ts";
 
 export interface Work {
@@ -82,9 +83,11 @@ export class UnitOfWork {
   constructor(
     private readonly store: Store,
     private readonly bus: EventBus,
+    private readonly observer: EngineObserver,
   ) {}
 
   async run<T>(fn: (work: Work) => Promise<T>): Promise<T> {
+    const queued = performance.now();
     let work: UnitWork | undefined;
     let stored: EventRecord[] = [];
     const result = await this.store.transact(async (tx) => {
@@ -94,6 +97,7 @@ export class UnitOfWork {
       stored = work.pending.length ? await tx.appendEvents(work.pending, work.now) : [];
       return value;
     });
+    this.observer.committed(performance.now() - queued);
     const done = work!;
     this.bus.publish(stored);
     this.bus.publish(done.unstored);

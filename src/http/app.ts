@@ -1,7 +1,7 @@
 // The HTTP adapter: fastify with zod schemas for validation, serialization and /openapi.json.
 // Routes parse, call one OperatorService method and render; every refusal is rendered once in
 // ./errors.ts. Nothing here computes domain things.
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { serializerCompiler } from "fastify-type-provider-zod";
 import { registerAgentMcp } from "../mcp/agent-mcp.ts";
@@ -22,8 +22,9 @@ import {
 import { registerDocs } from "./docs.ts";
 import { installErrorHandling, sendError } from "./errors.ts";
 import { installHtmlHeaders } from "./html-headers.ts";
-import { type LoggerSetting, loggerOptions } from "./logging.ts";
+import { logUnfinished, RequestLines } from "./logging.ts";
 import { registerAgentRoutes } from "./routes/agent-routes.ts";
+import { type MetricsEndpoint, registerMetricsRoute } from "./routes/metrics-route.ts";
 import { registerPluginRoutes } from "./routes/plugin-routes.ts";
 import { registerRegistrationRoutes } from "./routes/registration-routes.ts";
 import { registerRequestRoutes } from "./routes/request-routes.ts";
@@ -36,6 +37,7 @@ import { registerWorkflowRoutes } from "./routes/workflow-routes.ts";
 import type { EventFeed } from "./sse/event-feed.ts";
 import { registerEventStream } from "./sse/events-route.ts";
 import { DEFAULT_SSE_LIMITS, type SseLimits } from "./sse/sse-connection.ts";
+import { installTracing } from "./tracing.ts";
 import { zodValidatorCompiler } from "./validation.ts";
 
 export interface AppDeps {
@@ -57,10 +59,19 @@ export interface AppDeps {
   /** Timeouts and the connection cap (defaults: DEFAULT_CONNECTION_LIMITS). */
   connections?: Partial<ConnectionLimits>;
   version: string;
-  /** false/undefined: silent; true: pino defaults; an object: pino options (e.g. `stream`). */
-  logger?: LoggerSetting;
+  /** The server's logger (a pino instance); absent: nothing is logged. */
+  logger?: FastifyBaseLogger;
+  /** GET /metrics; absent: not mounted. */
+  metrics?: MetricsEndpoint;
   /** Heartbeat interval and slow-reader bound of the event stream (tests shorten them). */
   sse?: Partial<SseLimits>;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** How many event streams (GET /api/events) are open now. */
+    eventStreams(): number;
+  }
 }
 
 export const DEFAULT_MAX_EVENT_STREAMS = 1000;
@@ -75,7 +86,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // A path id of any length that fits a request head is judged by its schema or looked up
     // (422, 404); the router's default of 100 characters answered 414 before either saw it.
     routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
-    logger: loggerOptions(deps.logger),
+    loggerInstance: deps.logger,
+    logController: new RequestLines(),
     // Errors raised before routing (a malformed URL) get the same envelope as the rest.
     frameworkErrors: (error, request, reply) => sendError(error, request, reply),
     // ...and so do the ones Node's parser raises before fastify has a request (client-errors.ts).
@@ -84,6 +96,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   capConnections(app.server, connections);
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  installTracing(app, deps.version);
+  logUnfinished(app);
   installHtmlHeaders(app);
   installBodyParsers(app);
   installErrorHandling(app);
@@ -102,12 +116,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerAgentRoutes(app, deps.agent);
     registerAgentMcp(app, deps.agent, deps.version);
   }
-  registerEventStream(app, {
+  if (deps.metrics) registerMetricsRoute(app, deps.metrics);
+  const eventStreams = registerEventStream(app, {
     feed: deps.events,
     replayCap: deps.sseReplayCap,
     limits: { ...DEFAULT_SSE_LIMITS, ...deps.sse },
     maxStreams: deps.maxEventStreams ?? DEFAULT_MAX_EVENT_STREAMS,
   });
+  app.decorate("eventStreams", eventStreams);
   await (await import("./ui.ts")).registerUi(app);
   return app;
 }

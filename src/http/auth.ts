@@ -1,7 +1,8 @@
 // The operator credential. A loopback bind needs none unless require_token is set; otherwise
 // every operator endpoint wants `Authorization: Bearer <token>`. The token lives in a file that
 // `yardmaster token rotate` rewrites; the gate notices the new file on the next request, so a
-// rotation takes effect without a restart and the old token stops working at once.
+// rotation takes effect without a restart and the old token stops working at once. A token given
+// in the environment (YARDMASTER_TOKEN) is fixed instead: the file is not read.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
@@ -20,6 +21,8 @@ export interface AuthSettings {
   host: string;
   requireToken: boolean;
   tokenFile: string;
+  /** A fixed token (from the environment); the file is not read then. */
+  token?: string | null;
 }
 
 /** Decided by the configured bind address, never by a request's peer address. */
@@ -77,11 +80,13 @@ export function createAuthGate(settings: AuthSettings): AuthGate {
   if (isLoopbackHost(settings.host) && !settings.requireToken) {
     return { mode: "off", check: () => true };
   }
+  const fixed = settings.token ? digest(settings.token) : null;
   const file = new TokenFile(settings.tokenFile);
+  const current = fixed ? () => fixed : () => file.current();
   return {
     mode: "token",
     check(token) {
-      const expected = file.current();
+      const expected = current();
       // No token file (or an empty one) means no token can be right.
       if (!expected || !token) return false;
       // Digests have equal length, so the comparison time says nothing about the token.

@@ -1,5 +1,6 @@
 // Every refusal leaves the server here, rendered once as `{error, code, ...extras}`: service
 // errors, request validation, body parsing, unknown routes and anything unexpected.
+import { trace } from "@opentelemetry/api";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ERROR_CATALOGUE, type ErrorCode, ServiceError } from "../service/errors.ts";
 import { excerpt } from "../service/excerpt.ts";
@@ -109,7 +110,10 @@ export function sendError(
   reply: FastifyReply,
 ): FastifyReply {
   const { status, body, unexpected } = renderError(err);
-  if (unexpected) request.log.error({ err }, "request failed");
+  if (unexpected) {
+    request.log.error({ err }, "request failed");
+    trace.getActiveSpan()?.recordException(err as Error);
+  }
   if (status === 401) reply.header("www-authenticate", "Bearer");
   // Refused before the body was read: the client is still sending it.
   if (status === 413) lingerAfterRefusal(request, reply);

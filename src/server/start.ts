@@ -6,13 +6,23 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAgentExtension } from "../agents/index.ts";
 import type { LoadedWorkflow } from "../authoring/index.ts";
-import { ConfigError, type ConfigProblem, defaultPublicUrl, displayName } from "../config/index.ts";
+import {
+  ConfigError,
+  type ConfigProblem,
+  defaultPublicUrl,
+  displayName,
+  POSTGRES_URL,
+  redactStoreUrl,
+} from "../config/index.ts";
 import type { ServerConfig } from "../config/server-config.ts";
 import { askPerson } from "../engine/ask.ts";
 import { Engine } from "../engine/engine.ts";
 import type { Store } from "../engine/store.ts";
 import { buildApp } from "../http/app.ts";
 import { createAuthGate, ensureToken, isLoopbackHost } from "../http/auth.ts";
+import { type Logger, silentLogger } from "../observability/logger.ts";
+import { Telemetry } from "../observability/telemetry.ts";
+import { flushSpans } from "../observability/tracing.ts";
 import { PluginHost } from "../plugins/index.ts";
 import { AgentService } from "../service/agent/agent-service.ts";
 import { AgentSessions } from "../service/agent/agent-sessions.ts";
@@ -39,8 +49,6 @@ export interface RunningServer {
   stop(reason?: string): Promise<void>;
 }
 
-const POSTGRES_URL = /^postgres(ql)?:\/\//;
-
 /**
  * Opens the store a URL names. `exclusive`: as the one server using it, refusing one another
  * server holds (a server opens its store so: several servers on one store are not supported).
@@ -54,19 +62,6 @@ export async function openStore(
   throw new Error(
     `store ${JSON.stringify(redactStoreUrl(url))} is not supported: use sqlite:<path> or postgres://user:pass@host:5432/db`,
   );
-}
-
-/** The store URL as it may be shown: a postgres URL's password becomes `***`. */
-export function redactStoreUrl(url: string): string {
-  if (!POSTGRES_URL.test(url)) return url;
-  try {
-    const parsed = new URL(url);
-    if (parsed.password === "") return url;
-    parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/([^/@]*):[^/@]*@/, "//$1:***@");
-  }
 }
 
 /**
@@ -122,7 +117,7 @@ function rowTargets(config: ServerConfig) {
 async function registerConfigured(
   engine: Engine,
   config: ServerConfig,
-  log?: (line: string) => void,
+  logger: Logger,
 ): Promise<void> {
   const targets = rowTargets(config);
   // The same checks as a registration over HTTP (plugins, reserved names). Every row is tried,
@@ -153,7 +148,8 @@ async function registerConfigured(
     // A workflow registers under its own name (http-api.md, Registration); a table named
     // otherwise still works, but `DELETE ?persist` looks rows up by that name.
     if (name !== key) {
-      log?.(
+      logger.warn(
+        { file: shown, key: `workflows.${key}`, workflow: name },
         `${shown ?? "configuration"}: workflows.${key}: the target defines workflow "${name}", registered ` +
           `as "${name}"; name the table [workflows.${name}] so persisted removal finds it`,
       );
@@ -164,11 +160,18 @@ async function registerConfigured(
   await syncRegistrations(engine);
 }
 
+export interface StartOptions {
+  /** The server's logger (observability/logger.ts); absent: nothing is logged. */
+  logger?: Logger;
+}
+
 export async function startServer(
   config: ServerConfig,
-  options: { log?: (line: string) => void; logger?: boolean } = {},
+  options: StartOptions = {},
 ): Promise<RunningServer> {
+  const logger = options.logger ?? silentLogger();
   const store = await openConfiguredStore(config);
+  const telemetry = new Telemetry(logger, VERSION);
   // What each attempt's agent runner declared (ask policy, output model); shared by the runner
   // and the agent surface.
   const sessions = new AgentSessions();
@@ -189,23 +192,33 @@ export async function startServer(
     pools: config.pools,
     defaults: config.defaults,
     extensions: { agent: agentRunner, ask: checkedAsk(askPerson) },
-    onError: (err) => options.log?.(`engine error: ${String((err as Error)?.stack ?? err)}`),
+    observer: telemetry,
+    onError: (err) => logger.error({ err }, "engine error"),
   });
   try {
-    await registerConfigured(engine, config, options.log);
+    await registerConfigured(engine, config, logger);
   } catch (err) {
     await store.close();
     throw err;
   }
   const service = new EngineOperatorService(engine, VERSION);
-  if (config.server.requireToken || !isLoopbackHost(config.server.host)) {
+  if (
+    config.server.token === null &&
+    (config.server.requireToken || !isLoopbackHost(config.server.host))
+  ) {
     const { created } = await ensureToken(config.server.tokenFile);
-    if (created) options.log?.(`Created an operator token in ${config.server.tokenFile}`);
+    if (created) {
+      logger.info(
+        { token_file: config.server.tokenFile },
+        `Created an operator token in ${config.server.tokenFile}`,
+      );
+    }
   }
   const auth = createAuthGate({
     host: config.server.host,
     requireToken: config.server.requireToken,
     tokenFile: config.server.tokenFile,
+    token: config.server.token,
   });
   const app = await buildApp({
     service,
@@ -233,7 +246,13 @@ export async function startServer(
       maxConnections: config.server.maxConnections,
     },
     version: VERSION,
-    logger: options.logger ?? false,
+    logger,
+    metrics: telemetry.metrics,
+  });
+  telemetry.watch(engine.bus, {
+    store,
+    registry: engine.registry,
+    eventStreams: () => app.eventStreams(),
   });
   let stopping: Promise<void> | null = null;
   const stop = () => {
@@ -241,6 +260,7 @@ export async function startServer(
       await engine.stop();
       await closeBounded(app.server, app.close());
       await store.close();
+      await flushSpans();
     })();
     return stopping;
   };

@@ -15,6 +15,7 @@ import type {
   Ok,
   Position,
   PositionOut,
+  ReadyOut,
   RequestView,
   Rerun,
   RunDetail,
@@ -44,6 +45,11 @@ export interface RequestListQuery {
 
 export interface OperatorService {
   health(): Promise<HealthOut>;
+  /**
+   * Whether this server can take work now: its store answers, at the schema version this build
+   * expects, and it is not stopping. Rejects with 503 `not_ready` otherwise.
+   */
+  ready(): Promise<ReadyOut>;
   /** When the server started (Me.started_at). */
   readonly startedAt: Date;
 

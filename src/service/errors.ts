@@ -20,6 +20,7 @@ export const ERROR_CATALOGUE = {
   unknown_pool: 422,
   registration_unavailable: 503,
   persist_failed: 500,
+  not_ready: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

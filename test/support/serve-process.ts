@@ -16,6 +16,8 @@ export interface Served {
   url: string;
   child: ChildProcess;
   exited: Promise<unknown>;
+  /** Resolves once the collected log (`ServeOptions.log`) has every line the server wrote. */
+  logged: Promise<unknown>;
 }
 
 export const AGENT_COMMAND = JSON.stringify([
@@ -24,19 +26,46 @@ export const AGENT_COMMAND = JSON.stringify([
   `printf %s "$YARDMASTER_TOKEN" > token; echo $$ > agent.pid; echo $$ >> starts; exec node ${SCRIPTED_AGENT}`,
 ]);
 
+export interface ServeOptions {
+  /** More arguments after `serve`. */
+  args?: string[];
+  /** Variables added to the test's environment. */
+  env?: Record<string, string>;
+  /** Collects what the server writes to stderr (its log), line by line; inherited otherwise. */
+  log?: string[];
+}
+
 /** Starts `yardmaster serve` in `dir` (its `yardmaster.toml`); `children` collects it for cleanup. */
-export async function serveIn(dir: string, children: ChildProcess[]): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, "serve"], {
+export async function serveIn(
+  dir: string,
+  children: ChildProcess[],
+  options: ServeOptions = {},
+): Promise<Served> {
+  const child = spawn(process.execPath, [BIN, "serve", ...(options.args ?? [])], {
     cwd: dir,
-    stdio: ["ignore", "pipe", "inherit"],
+    // A log not collected goes to the test's stderr: warnings and errors only, so a passing
+    // run stays quiet.
+    env: {
+      ...process.env,
+      ...(options.log ? {} : { YARDMASTER_LOG_LEVEL: "warn" }),
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", options.log ? "pipe" : "inherit"],
   });
   children.push(child);
+  const log = options.log;
+  let logged: Promise<unknown> = Promise.resolve();
+  if (log) {
+    const lines = createInterface({ input: child.stderr! });
+    lines.on("line", (line) => log.push(line));
+    logged = new Promise((done) => lines.once("close", done));
+  }
   const exited = new Promise((done) => child.once("exit", done));
   const line = await new Promise<string>((done, fail) => {
     createInterface({ input: child.stdout! }).once("line", done);
     void exited.then(() => fail(new Error("yardmaster serve exited before it was ready")));
   });
-  return { url: /listening on (\S+)/.exec(line)![1], child, exited };
+  return { url: /listening on (\S+)/.exec(line)![1], child, exited, logged };
 }
 
 /** SIGKILL: nothing of the process runs after this, no stop handler, no last commit. */
@@ -89,6 +118,32 @@ command = ${AGENT_COMMAND}
 /** The first pending request of run `runId`. */
 export const pendingOf = async (url: string, runId: string) =>
   (await call(url, `/api/requests?pending=true&run=${runId}`)).body[0];
+
+/** Runs `yardmaster serve ...args` in `dir` to its exit (`--print-config`, a refused start). */
+export function serveOnce(
+  dir: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, "serve", ...args], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+  child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+  return new Promise((done) =>
+    child.once("close", (code) =>
+      done({
+        code,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+      }),
+    ),
+  );
+}
 
 /** The `[workflows.flow]` row of the workflow `flowFolder` writes. */
 export const FLOW_ROW = '[workflows.flow]\ntarget = "flow.ts:flow"\n';

@@ -8,6 +8,8 @@ export interface ClientIo extends CliIo {
   env?: Record<string, string | undefined>;
   /** Whether stdout is a terminal (colours); defaults to process.stdout.isTTY. */
   stdoutIsTty?: boolean;
+  /** Whether stderr is a terminal (`serve`'s readable log lines); defaults to process.stderr.isTTY. */
+  stderrIsTty?: boolean;
   /** Aborting it stops `tail` and `submit --wait` as SIGINT does. */
   signal?: AbortSignal;
 }

@@ -19,6 +19,15 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "serve",
     usage: "serve [--config FILE] [--host H] [--port P] [--store URL]",
     summary: "run the server until SIGINT or SIGTERM",
+    details: [
+      "Also: --log-level fatal|error|warn|info|debug|trace|silent, --log-format json|pretty|auto,",
+      "and --print-config to print the resolved settings (secrets masked) and exit.",
+      "Settings may also come from YARDMASTER_HOST, YARDMASTER_PORT, YARDMASTER_STORE,",
+      "YARDMASTER_CONFIG, YARDMASTER_LOG_LEVEL, YARDMASTER_LOG_FORMAT; the operator token from",
+      "YARDMASTER_TOKEN or YARDMASTER_TOKEN_FILE, a PostgreSQL password from",
+      "YARDMASTER_STORE_PASSWORD or YARDMASTER_STORE_PASSWORD_FILE. A flag wins over a",
+      "variable, a variable over the file.",
+    ].join("\n"),
     load: () => import("./serve.ts"),
   },
   {

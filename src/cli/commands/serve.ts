@@ -1,7 +1,12 @@
-// `yardmaster serve`: load the configuration, start the server, print one ready line, and
-// stop cleanly on SIGINT or SIGTERM (see signal-stop.ts).
+// `yardmaster serve`: load the configuration (flags, environment, file), start the server with
+// its logger, print one ready line, and stop cleanly on SIGINT or SIGTERM (see signal-stop.ts).
+// `--print-config` prints the resolved settings instead, secrets masked, and exits.
+import { configText, SECRET_VARIABLES } from "../../config/index.ts";
 import { loadConfig } from "../../config/load-config.ts";
+import type { ServerConfig } from "../../config/server-config.ts";
+import { createLogger, type Logger, resolveFormat } from "../../observability/logger.ts";
 import type { CliIo } from "../cli-io.ts";
+import { type ClientIo, envOf } from "../client/client-io.ts";
 import { parseArgs, portOption, stringOption, UsageError } from "../parse-args.ts";
 import { SignalStop, type Stoppable } from "../signal-stop.ts";
 
@@ -15,30 +20,64 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     host: "string",
     port: "string",
     store: "string",
+    "log-level": "string",
+    "log-format": "string",
+    "print-config": "boolean",
   });
   if (parsed.positionals.length > 0) {
     throw new UsageError(`unexpected argument ${parsed.positionals[0]}`);
   }
+  const env = envOf(io);
   const config = await loadConfig({
     cwd: io.cwd,
     file: stringOption(parsed, "config"),
+    env,
     flags: {
       host: stringOption(parsed, "host"),
       port: portOption(parsed, "port"),
       store: stringOption(parsed, "store"),
+      logLevel: stringOption(parsed, "log-level"),
+      logFormat: stringOption(parsed, "log-format"),
     },
   });
+  if (parsed.options["print-config"] === true) {
+    io.out(configText(config));
+    return 0;
+  }
+  // Read once, the secrets leave the environment: every child process (an agent above all, a
+  // program that runs whatever it is asked to) would otherwise inherit them.
+  if (env === process.env) for (const name of SECRET_VARIABLES) delete process.env[name];
+  const logger = serverLogger(config, io);
   // Loaded here, not at the top: only `serve` needs the server and its dependencies.
   const { startServer } = await import("../../server/start.ts");
-  const signals = new SignalStop(io);
+  const signals = new SignalStop(logger);
   let server: RunningServer;
   try {
-    server = await startServer(config, { log: (line: string) => io.err(line) });
+    server = await startServer(config, { logger });
   } catch (error) {
     signals.dispose();
     throw error;
   }
   // A signal during start-up stops the server as soon as it exists, without a ready line.
-  if (signals.received === null) io.out(`Yardmaster listening on ${server.url}`);
+  if (signals.received === null) {
+    logger.info({ url: server.url }, `Yardmaster listening on ${server.url}`);
+    io.out(`Yardmaster listening on ${server.url}`);
+  }
   return signals.stopOnSignal(server);
+}
+
+/**
+ * Lines go to stderr (stdout carries only the ready line), readable there on a terminal. A
+ * command run in-process by a test with an io of its own gets them through that io.
+ */
+function serverLogger(config: ServerConfig, io: CliIo): Logger {
+  const own = envOf(io) === process.env;
+  const terminal = (io as ClientIo).stderrIsTty ?? process.stderr.isTTY === true;
+  const noColour = envOf(io).NO_COLOR;
+  return createLogger({
+    level: config.log.level,
+    format: resolveFormat(config.log.format, terminal),
+    colours: terminal && (noColour === undefined || noColour === ""),
+    destination: own ? undefined : { write: (line: string) => io.err(line.replace(/\n$/, "")) },
+  });
 }

@@ -3,6 +3,7 @@
 // is loaded only to find `token_file`.
 import { loadConfig } from "../../config/load-config.ts";
 import { type CliIo, EXIT_OK } from "../cli-io.ts";
+import { envOf } from "../client/client-io.ts";
 import { parseArgs, stringOption, UsageError } from "../parse-args.ts";
 
 export async function run(args: string[], io: CliIo): Promise<number> {
@@ -12,7 +13,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw new UsageError(action === undefined ? "missing action" : `unknown action ${action}`);
   }
   if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
-  const config = await loadConfig({ cwd: io.cwd, file: stringOption(parsed, "config") });
+  const config = await loadConfig({
+    cwd: io.cwd,
+    file: stringOption(parsed, "config"),
+    // YARDMASTER_CONFIG and YARDMASTER_TOKEN_FILE say where the token file is, as for serve.
+    env: envOf(io),
+  });
   const tokenFile = config.server.tokenFile;
   const { rotateToken } = await import("../../http/auth.ts");
   const token = await rotateToken(tokenFile);

@@ -1,7 +1,8 @@
-// GET /api/health and GET /api/me: open to everyone, no credential needed.
+// GET /api/health, GET /api/health/ready and GET /api/me: open to everyone, no credential
+// needed (a load balancer's probe carries none).
 
 import type { OperatorService } from "../../service/api.ts";
-import { HealthOut, MeOut } from "../../service/schemas/index.ts";
+import { ApiError, HealthOut, MeOut, ReadyOut } from "../../service/schemas/index.ts";
 import type { AuthGate } from "../auth.ts";
 import { bearerToken } from "../auth-hook.ts";
 import type { ZodApp } from "./route-kit.ts";
@@ -22,6 +23,23 @@ export function registerServerRoutes(
       },
     },
     () => deps.service.health(),
+  );
+  app.get(
+    "/api/health/ready",
+    {
+      config: { auth: "none" },
+      schema: {
+        tags: ["server"],
+        operationId: "ready",
+        summary: "Readiness for a load balancer",
+        description:
+          "200 when the server can take work: its store answers, at the schema version this " +
+          "build expects, and it is not stopping. Otherwise 503 `not_ready`, with `reason` " +
+          "`store`, `schema` or `stopping`. `/api/health` answers as long as the process does.",
+        response: { 200: ReadyOut, 503: ApiError },
+      },
+    },
+    () => deps.service.ready(),
   );
   app.get(
     "/api/me",

@@ -136,7 +136,8 @@ async function stream(options: EventStreamOptions, streams: Streams, call: Strea
   await writeSeam(conn, tap, replay?.filter(wanted) ?? null, after ?? 0);
 }
 
-export function registerEventStream(app: ZodApp, options: EventStreamOptions): void {
+/** Registers the route; answers how many streams are open now (for the metrics). */
+export function registerEventStream(app: ZodApp, options: EventStreamOptions): () => number {
   const streams: Streams = { fanout: new EventFanout(options.feed.bus), open: new Set() };
   const slots = new StreamSlots(options.maxStreams);
   // Streams never end on their own; close them so the server can stop, after handing them
@@ -178,4 +179,5 @@ export function registerEventStream(app: ZodApp, options: EventStreamOptions): v
       return stream(options, streams, { request, reply, query: request.query });
     },
   );
+  return () => streams.open.size;
 }

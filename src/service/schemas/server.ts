@@ -1,4 +1,4 @@
-// Server-level views: health and the caller's identity.
+// Server-level views: health, readiness and the caller's identity.
 import { z } from "zod";
 import { AuthMode, int, isoDate, named } from "./common.ts";
 
@@ -13,6 +13,16 @@ export const HealthOut = named(
   }),
 );
 export type HealthOut = z.infer<typeof HealthOut>;
+
+export const ReadyOut = named(
+  "Ready",
+  z.object({
+    ok: z.literal(true),
+    /** The store's schema version, which is the one this build expects. */
+    schema: int(),
+  }),
+);
+export type ReadyOut = z.infer<typeof ReadyOut>;
 
 export const MeOut = named(
   "Me",

@@ -21,7 +21,7 @@
 // (runs.ts), and event ids follow commit order through a locked counter row (events.ts). What
 // is NOT done for several servers is listed in docs/architecture.md.
 import type pg from "pg";
-import type { Store, StoreWriter } from "../../engine/store.ts";
+import type { Store, StoreProbe, StoreWriter } from "../../engine/store.ts";
 import { TransactionQueue } from "../transaction-queue.ts";
 import {
   CONNECT_TIMEOUT_MS,
@@ -32,7 +32,7 @@ import {
   parseTarget,
   type Target,
 } from "./connection.ts";
-import { migrate, schemaVersion } from "./migrations.ts";
+import { MIGRATIONS, migrate, schemaVersion } from "./migrations.ts";
 import { PgReader } from "./reader.ts";
 import { holdServingLock, SchemaInUseError } from "./serving-lock.ts";
 import { poolDb, runBatch } from "./transaction.ts";
@@ -78,6 +78,11 @@ export class PostgresStore extends PgReader implements Store {
     } finally {
       client.release();
     }
+  }
+
+  /** Reads the schema version on a read connection: rejects when the server cannot be reached. */
+  async probe(): Promise<StoreProbe> {
+    return { schema: await this.schemaVersion(), expected: MIGRATIONS.length };
   }
 
   /** Waits for queued transactions, then closes the connections. Idempotent. */

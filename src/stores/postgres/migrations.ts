@@ -6,12 +6,14 @@ import type pg from "pg";
 import type { Migration } from "../migration.ts";
 import { SCHEMA_V1 } from "./schema-v1.ts";
 import { SCHEMA_V2 } from "./schema-v2.ts";
+import { SCHEMA_V3 } from "./schema-v3.ts";
 
 export type { Migration };
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "initial schema", sql: SCHEMA_V1 },
   { version: 2, name: "results of agent calls", sql: SCHEMA_V2 },
+  { version: 3, name: "index of open runs by status", sql: SCHEMA_V3 },
 ];
 
 const VERSION_TABLE = `CREATE TABLE IF NOT EXISTS schema_version (

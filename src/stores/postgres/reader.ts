@@ -14,6 +14,8 @@ import type {
 import type {
   ArrivalTally,
   EventQuery,
+  LiveTaskStatus,
+  OpenRunStatus,
   RequestFilter,
   RunFilter,
   StoreReader,
@@ -21,6 +23,7 @@ import type {
 } from "../../engine/store.ts";
 import * as arrivals from "./arrivals.ts";
 import * as chunks from "./chunks.ts";
+import * as counts from "./counts.ts";
 import * as events from "./events.ts";
 import * as records from "./records.ts";
 import * as runs from "./runs.ts";
@@ -84,5 +87,17 @@ export class PgReader implements StoreReader {
   }
   listRegistrations(): Promise<RegistrationRecord[]> {
     return arrivals.listRegistrations(this.db);
+  }
+  countRuns(status: OpenRunStatus): Promise<number> {
+    return counts.countRuns(this.db, status);
+  }
+  countTasks(status: LiveTaskStatus): Promise<number> {
+    return counts.countTasks(this.db, status);
+  }
+  countPendingRequests(): Promise<number> {
+    return counts.countPendingRequests(this.db);
+  }
+  countReady(): Promise<Record<string, number>> {
+    return counts.countReady(this.db);
   }
 }

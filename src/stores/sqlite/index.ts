@@ -15,10 +15,11 @@
 // connection (a private in-memory database cannot be shared), so outside reads DO see an open
 // transaction's uncommitted writes; use `:memory:` for throwaway tools and tests only.
 import type Database from "better-sqlite3";
-import type { Store, StoreWriter } from "../../engine/store.ts";
+import type { Store, StoreProbe, StoreWriter } from "../../engine/store.ts";
 import { type QueuedTransaction, TransactionQueue } from "../transaction-queue.ts";
 import type { CheckpointReport } from "./checkpointer.ts";
 import { type Connections, MEMORY, openConnections, type SqliteOptions } from "./connection.ts";
+import { MIGRATIONS, schemaVersion } from "./migrations.ts";
 import { prepareReads, type ReadQueries, SqliteReader } from "./reader.ts";
 import { prepareWrites, SqliteWriter, type WriteQueries } from "./writer.ts";
 
@@ -106,6 +107,11 @@ export class SqliteStore extends SqliteReader implements Store {
     } finally {
       tx.end();
     }
+  }
+
+  /** The file's schema version, read on the read connection (fails once the store is closed). */
+  async probe(): Promise<StoreProbe> {
+    return { schema: schemaVersion(this.#connections.reader), expected: MIGRATIONS.length };
   }
 
   /** The last report of the checkpoint worker, or null (diagnostics and tests). */

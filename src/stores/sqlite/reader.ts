@@ -16,12 +16,15 @@ import type {
 import type {
   ArrivalTally,
   EventQuery,
+  LiveTaskStatus,
+  OpenRunStatus,
   RequestFilter,
   RunFilter,
   StoreReader,
   TaskFilter,
 } from "../../engine/store.ts";
 import { chunkReads } from "./chunks.ts";
+import { countReads } from "./counts.ts";
 import { eventReads } from "./events.ts";
 import { logReads } from "./log.ts";
 import { miscReads } from "./misc.ts";
@@ -38,6 +41,7 @@ export function prepareReads(db: Database.Database) {
     events: eventReads(db),
     chunks: chunkReads(db),
     misc: miscReads(db),
+    counts: countReads(db),
   };
 }
 
@@ -105,5 +109,17 @@ export class SqliteReader implements StoreReader {
   }
   async listRegistrations(): Promise<RegistrationRecord[]> {
     return this.reads.misc.listRegistrations();
+  }
+  async countRuns(status: OpenRunStatus): Promise<number> {
+    return this.reads.counts.runs(status);
+  }
+  async countTasks(status: LiveTaskStatus): Promise<number> {
+    return this.reads.counts.tasks(status);
+  }
+  async countPendingRequests(): Promise<number> {
+    return this.reads.counts.pendingRequests();
+  }
+  async countReady(): Promise<Record<string, number>> {
+    return this.reads.counts.readyByWorkflow();
   }
 }
