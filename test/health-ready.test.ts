@@ -1,6 +1,6 @@
 // GET /api/health answers its fields from counts kept in the store's indexes (a running run
 // with a waiting attempt counts as running, not in progress), and GET /api/health/ready tells a
-// load balancer whether the server can take work: 503 `not_ready` when the store's schema is
+// load balancer whether the server can take work: 503 `conflict` when the store's schema is
 // not the one this build expects, when the store does not answer, and while stopping.
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -62,35 +62,35 @@ describe("GET /api/health/ready", () => {
     expect(ready.body).toEqual({ ok: true, schema: expect.any(Number) });
   });
 
-  it("answers 503 not_ready when the store's schema is not this build's", async () => {
+  it("answers 503 conflict when the store's schema is not this build's", async () => {
     const s = await sqliteServer();
     const { schema } = (await s.call("GET", "/api/health/ready")).body;
     const db = new Database(join(s.dir, "ready.db"));
     db.pragma(`user_version = ${schema - 1}`);
     const behind = await s.call("GET", "/api/health/ready");
     expect(behind.status).toBe(503);
-    expect(behind.body).toMatchObject({ code: "not_ready", reason: "schema" });
+    expect(behind.body).toMatchObject({ code: "conflict", reason: "schema" });
     expect(behind.body.error).toContain(`version ${schema - 1}`);
     db.pragma(`user_version = ${schema}`);
     db.close();
     expect((await s.call("GET", "/api/health/ready")).status).toBe(200);
   });
 
-  it("answers 503 not_ready while the server stops", async () => {
+  it("answers 503 conflict while the server stops", async () => {
     const s = await sqliteServer();
     await s.engine.stop();
     const stopping = await s.call("GET", "/api/health/ready");
     expect(stopping.status).toBe(503);
-    expect(stopping.body).toMatchObject({ code: "not_ready", reason: "stopping" });
+    expect(stopping.body).toMatchObject({ code: "conflict", reason: "stopping" });
     // Liveness is another question: the process still answers.
     expect((await s.call("GET", "/api/health")).status).toBe(200);
   });
 
-  it("answers 503 not_ready when the store does not answer", async () => {
+  it("answers 503 conflict when the store does not answer", async () => {
     const s = await sqliteServer();
     await s.engine.store.close();
     const gone = await s.call("GET", "/api/health/ready");
     expect(gone.status).toBe(503);
-    expect(gone.body).toMatchObject({ code: "not_ready", reason: "store" });
+    expect(gone.body).toMatchObject({ code: "conflict", reason: "store" });
   });
 });

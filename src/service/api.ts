@@ -47,7 +47,7 @@ export interface OperatorService {
   health(): Promise<HealthOut>;
   /**
    * Whether this server can take work now: its store answers, at the schema version this build
-   * expects, and it is not stopping. Rejects with 503 `not_ready` otherwise.
+   * expects, and it is not stopping. Rejects with 503 `conflict` otherwise.
    */
   ready(): Promise<ReadyOut>;
   /** When the server started (Me.started_at). */

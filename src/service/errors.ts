@@ -20,7 +20,6 @@ export const ERROR_CATALOGUE = {
   unknown_pool: 422,
   registration_unavailable: 503,
   persist_failed: 500,
-  not_ready: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -31,13 +30,14 @@ export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
  * status is theirs and the code still names the fault (docs/errors.md, "Statuses set by the
  * protocol"): 400 for a request that cannot be read (malformed JSON, an unreadable request
  * head), 431 for a request head over the size limit, 405 for the methods MCP's transport
- * refuses on /mcp/agent, 429 for an event stream past the cap.
+ * refuses on /mcp/agent, 429 for an event stream past the cap, 503 for a readiness probe of a
+ * server that cannot take work now.
  */
 export const PROTOCOL_STATUSES: Partial<Record<ErrorCode, readonly number[]>> = {
   validation: [400, 408],
   payload_too_large: [431],
   not_found: [405],
-  conflict: [429],
+  conflict: [429, 503],
 };
 
 /** One field-level problem, as `http-api.md` ValidationError. */

@@ -25,8 +25,10 @@ import { workflowView } from "./views/workflows.ts";
 /** A readiness probe that takes longer than this answers 503: a load balancer cannot wait. */
 const READY_TIMEOUT_MS = 2000;
 
+// Not ready is the server's state conflicting with the work, for now: `conflict`, with the status
+// HTTP has for a server that cannot serve yet (docs/errors.md, "Statuses set by the protocol").
 const notReady = (reason: "stopping" | "store" | "schema", message: string) =>
-  new ServiceError("not_ready", message, { reason });
+  new ServiceError("conflict", message, { reason }, { status: 503 });
 
 /** `promise`, or a rejection once `ms` have passed. */
 function withinTime<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -34,7 +34,7 @@ export function registerServerRoutes(
         summary: "Readiness for a load balancer",
         description:
           "200 when the server can take work: its store answers, at the schema version this " +
-          "build expects, and it is not stopping. Otherwise 503 `not_ready`, with `reason` " +
+          "build expects, and it is not stopping. Otherwise 503 `conflict`, with `reason` " +
           "`store`, `schema` or `stopping`. `/api/health` answers as long as the process does.",
         response: { 200: ReadyOut, 503: ApiError },
       },
