@@ -108,7 +108,8 @@ function serve(command: string[], store: string, cwd = project): Promise<string>
   const flags = ["--port", "0", "--store", `sqlite:${join(scratch, store)}`];
   const child = spawn(program!, [...args, "serve", ...flags], {
     cwd,
-    env: consumerEnv(),
+    // Warnings and errors still reach the test's output; the info lines of every request do not.
+    env: { ...consumerEnv(), YARDMASTER_LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "inherit"],
     detached: true,
   });
