@@ -12,6 +12,7 @@ import type { EventRecord } from "../engine/domain.ts";
 import type { AttemptFacts, AttemptOutcome } from "../engine/observer.ts";
 import type { Registry as EngineRegistry } from "../engine/registry.ts";
 import { LIVE_TASK_STATUSES, OPEN_RUN_STATUSES, type StoreReader } from "../engine/store.ts";
+import { AttemptMetrics } from "./attempt-metrics.ts";
 
 /** What a scrape reads besides its own counters. */
 export interface MetricsSources {
@@ -34,10 +35,7 @@ const RUN_ENDS: Record<string, string> = {
 export class ServerMetrics {
   readonly registry = new Registry();
   #sources: MetricsSources | null = null;
-  readonly #attempts: Counter<"workflow" | "node" | "outcome">;
-  readonly #attemptSeconds: Histogram<"workflow" | "node" | "outcome">;
-  readonly #retries: Counter<"workflow" | "node">;
-  readonly #deadLetters: Counter<"workflow" | "node">;
+  readonly #attempts = new AttemptMetrics(ATTEMPT_SECONDS);
   readonly #runsEnded: Counter<"status">;
   readonly #commitSeconds: Histogram;
   readonly #runs: Gauge<"status">;
@@ -54,28 +52,7 @@ export class ServerMetrics {
       new Counter<L>({ name, help, labelNames, registers });
     const gauge = <L extends string>(name: string, help: string, labelNames: L[]) =>
       new Gauge<L>({ name, help, labelNames, registers });
-    this.#attempts = counter(
-      "yardmaster_attempts_total",
-      "Attempts ended, by outcome: done, retry, dead_letter, stopped, discarded, unrecorded.",
-      ["workflow", "node", "outcome"],
-    );
-    this.#attemptSeconds = new Histogram({
-      name: "yardmaster_attempt_duration_seconds",
-      help: "Wall-clock time of an attempt in this process, from its start to its recorded outcome.",
-      labelNames: ["workflow", "node", "outcome"],
-      buckets: ATTEMPT_SECONDS,
-      registers,
-    });
-    this.#retries = counter(
-      "yardmaster_retries_total",
-      "Failed attempts for which a retry was queued.",
-      ["workflow", "node"],
-    );
-    this.#deadLetters = counter(
-      "yardmaster_dead_letters_total",
-      "Attempts dead-lettered by the engine (retries exhausted, NonRetryable, GraphError).",
-      ["workflow", "node"],
-    );
+    this.#attempts.register(this.registry);
     this.#runsEnded = counter(
       "yardmaster_runs_ended_total",
       "Runs that ended since the server started, by status: completed, failed, cancelled.",
@@ -130,11 +107,7 @@ export class ServerMetrics {
   }
 
   attemptEnded(attempt: AttemptFacts, outcome: AttemptOutcome, seconds: number): void {
-    const { workflow, node } = attempt;
-    this.#attempts.labels(workflow, node, outcome.kind).inc();
-    this.#attemptSeconds.labels(workflow, node, outcome.kind).observe(seconds);
-    if (outcome.kind === "retry") this.#retries.labels(workflow, node).inc();
-    if (outcome.kind === "dead_letter") this.#deadLetters.labels(workflow, node).inc();
+    this.#attempts.observe(attempt.workflow, attempt.node, outcome.kind, seconds);
   }
 
   committed(ms: number): void {
