@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ERROR_CATALOGUE, type ErrorCode, ServiceError } from "../service/errors.ts";
 import { excerpt } from "../service/excerpt.ts";
 import { lingerAfterRefusal } from "./linger.ts";
+import { pathOnly } from "./logging.ts";
 import { RequestValidationError } from "./validation.ts";
 
 export interface Rendered {
@@ -126,7 +127,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     sendError(
       new ServiceError(
         "not_found",
-        `No route ${request.method} ${excerpt(request.url.split("?")[0])}.`,
+        `No route ${request.method} ${excerpt(pathOnly(request.url))}.`,
       ),
       request,
       reply,

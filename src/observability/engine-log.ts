@@ -82,8 +82,9 @@ export class EngineLog {
 
   /** A committed event about a run's life: its submission (debug) or its end. */
   runEvent(event: EventRecord): void {
-    const fields = { run_id: event.run_id, workflow: this.runs.workflowOf(event.run_id) };
     const data = event.data;
+    // Built only for the lines that use it: every run event passes through here, on the bus.
+    const fields = () => ({ run_id: event.run_id, workflow: this.runs.workflowOf(event.run_id) });
     switch (event.name) {
       case "run.created":
         if (this.log.isLevelEnabled("debug")) {
@@ -91,16 +92,22 @@ export class EngineLog {
         }
         return;
       case "run.completed":
-        this.log.info({ ...fields, node: data.node, task_id: data.task_id }, "run completed");
+        this.log.info({ ...fields(), node: data.node, task_id: data.task_id }, "run completed");
         return;
       case "run.failed":
         this.log.warn(
-          { ...fields, node: data.node, task_id: data.task_id, error: data.error, code: data.code },
+          {
+            ...fields(),
+            node: data.node,
+            task_id: data.task_id,
+            error: data.error,
+            code: data.code,
+          },
           "run failed",
         );
         return;
       case "run.cancelled":
-        this.log.info({ ...fields, cancelled_tasks: data.cancelled_tasks }, "run cancelled");
+        this.log.info({ ...fields(), cancelled_tasks: data.cancelled_tasks }, "run cancelled");
         return;
       case "run.deleted":
         this.log.info({ run_id: event.run_id, workflow: data.workflow }, "run deleted");
