@@ -2,7 +2,7 @@
 // errors, request validation, body parsing, unknown routes and anything unexpected.
 import { trace } from "@opentelemetry/api";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ERROR_CATALOGUE, type ErrorCode, ServiceError } from "../service/errors.ts";
+import { ERROR_CATALOGUE, type ErrorCode, fromDomain, ServiceError } from "../service/errors.ts";
 import { excerpt } from "../service/excerpt.ts";
 import { lingerAfterRefusal } from "./linger.ts";
 import { pathOnly } from "./logging.ts";
@@ -90,7 +90,9 @@ function codeForStatus(status: number): ErrorCode {
   return "validation";
 }
 
-export function renderError(err: unknown): Rendered {
+export function renderError(thrown: unknown): Rendered {
+  // An engine refusal that reached the edge without the service's mapping still reads as one.
+  const err = fromDomain(thrown);
   if (err instanceof ServiceError) {
     return { status: err.status, body: err.toBody(), unexpected: err.status >= 500 };
   }

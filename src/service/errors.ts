@@ -2,6 +2,8 @@
 // status here; the HTTP layer renders every ServiceError as `{error, code, ...extras}`.
 // Statuses the spec leaves "not shown" are chosen here and listed in docs/errors.md.
 
+import { EngineError } from "../engine/errors.ts";
+
 export const ERROR_CATALOGUE = {
   not_found: 404,
   conflict: 409,
@@ -68,6 +70,15 @@ export class ServiceError extends Error {
   toBody(): Record<string, unknown> {
     return { ...this.extras, error: this.message, code: this.code };
   }
+}
+
+/**
+ * The catalogue's reading of an engine refusal: the same code, message and fields. Anything
+ * else passes through unchanged (an internal fault stays one).
+ */
+export function fromDomain(err: unknown): unknown {
+  if (!(err instanceof EngineError)) return err;
+  return new ServiceError(err.code, err.message, err.details, { cause: err });
 }
 
 export const notFound = (what: string, id: unknown) =>
