@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/index.ts";
-import { Engine } from "../src/engine/engine.ts";
+import { Engine } from "../src/engine/index.ts";
 import { buildApp } from "../src/http/app.ts";
 import { startServer } from "../src/server/start.ts";
 import { EngineOperatorService } from "../src/service/operator-service.ts";

@@ -1,8 +1,8 @@
-// Run ids come from a pooled random source (src/service/operations/run-ids.ts): they must still
+// Run ids come from a pooled random source (src/engine/run-ids.ts): they must still
 // be ULIDs, strictly increasing, with every random character drawn from all 32 symbols.
 import { decodeTime } from "ulid";
 import { describe, expect, it } from "vitest";
-import { newRunId } from "../src/service/operations/run-ids.ts";
+import { newRunId } from "../src/engine/run-ids.ts";
 
 const CROCKFORD = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 

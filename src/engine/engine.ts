@@ -10,6 +10,8 @@
 // runs again.
 
 import { askPerson, staleOpenRequests } from "./ask.ts";
+import { Commands } from "./commands/index.ts";
+import { addToRegistry } from "./commands/registration.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
 import { Dispatcher } from "./dispatcher.ts";
 import { EventBus } from "./event-bus.ts";
@@ -42,6 +44,8 @@ export class Engine implements EngineCore {
   readonly live = new Map<number, LiveAttempt>();
   readonly extensions: ContextExtensions;
   readonly observer: EngineObserver;
+  /** Every state change asked from outside the engine (commands/index.ts). */
+  readonly commands: Commands;
   readonly #dispatcher: Dispatcher;
   readonly slots: EngineCore["slots"];
   readonly #graceMs: number;
@@ -67,6 +71,7 @@ export class Engine implements EngineCore {
       reserve: (pool) => (this.#started ? reserveSlot(owner, pool) : null),
     };
     this.#graceMs = options.stopGraceMs ?? 5000;
+    this.commands = new Commands(this);
   }
 
   /** Started and not stopping: claiming work. */
@@ -84,12 +89,12 @@ export class Engine implements EngineCore {
     live?.abort.abort(why);
   }
 
-  /** Adds or replaces a workflow in memory (registration use cases persist it). */
+  /**
+   * Adds or replaces a workflow in memory, as a server does for its configured workflows before
+   * `commands.syncRegistrations()`; `commands.bindWorkflow` also writes the store row and event.
+   */
   register(wf: RegisteredWorkflow): void {
-    if (!this.registry.pools.has(wf.pool)) throw new Error(`pool ${wf.pool} does not exist`);
-    this.registry.workflows.set(wf.name, wf);
-    this.observer.registered(wf.name, wf.pool);
-    this.wake(wf.pool);
+    addToRegistry(this, wf);
   }
 
   async start(): Promise<void> {

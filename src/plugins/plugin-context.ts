@@ -1,13 +1,12 @@
 // The `ctx` a plugin action handler or panel data function receives: reads through the same
-// operator use cases the HTTP API serves, and `publish`, which can only name events of the
-// plugin's own workflow (`plugin.<workflow>.<name>`).
-import { publishData } from "../engine/context-inputs.ts";
-import type { UnitOfWork } from "../engine/unit-of-work.ts";
+// operator use cases the HTTP API serves, and `publish`, the engine's command that can only name
+// events of the plugin's own workflow (`plugin.<workflow>.<name>`).
+import type { Commands } from "../engine/index.ts";
 import type { OperatorService } from "../service/api.ts";
 import type { PluginContext, PluginScope } from "./types.ts";
 
 export interface ContextDeps {
-  uow: UnitOfWork;
+  commands: Pick<Commands, "publishPluginEvent">;
   service: OperatorService;
 }
 
@@ -24,12 +23,7 @@ export function pluginContext(
   return {
     workflow,
     scope,
-    async publish(name, data = {}) {
-      const stored = publishData(name, data);
-      await deps.uow.run(async (work) => {
-        work.emit(`plugin.${workflow}.${name}`, scope.run_id, scope.task_id, stored);
-      });
-    },
+    publish: (name, data = {}) => deps.commands.publishPluginEvent(workflow, name, data, scope),
     run: (runId) => deps.service.getRun(runOf(runId)),
     runLog: (runId) => deps.service.runLog(runOf(runId)),
     log: async (text) => (await deps.service.appendRunLog(runOf(), { text: String(text) })).log_id,

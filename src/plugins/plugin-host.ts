@@ -3,8 +3,7 @@
 // handler run) and panel data routes (result checked against the kind's shape). Whatever plugin
 // code throws, or a result that misfits, becomes `plugin_error`.
 import { toJson } from "../authoring/index.ts";
-import type { Json } from "../engine/domain.ts";
-import type { Engine } from "../engine/engine.ts";
+import type { Engine, Json } from "../engine/index.ts";
 import type { OperatorService } from "../service/api.ts";
 import { ServiceError, validation } from "../service/errors.ts";
 import type { ActionCall, PluginManifestEntry } from "../service/schemas/index.ts";
@@ -93,7 +92,11 @@ export class PluginHost implements PluginService {
       "body",
       "scope",
     ]);
-    const ctx = pluginContext({ uow: this.engine.uow, service: this.service }, workflow, scope);
+    const ctx = pluginContext(
+      { commands: this.engine.commands, service: this.service },
+      workflow,
+      scope,
+    );
     const extras = { workflow, action: name };
     try {
       return toJson(await action.handler(input, scope, ctx));
@@ -115,7 +118,11 @@ export class PluginHost implements PluginService {
       ids,
       ["query"],
     );
-    const ctx = pluginContext({ uow: this.engine.uow, service: this.service }, workflow, scope);
+    const ctx = pluginContext(
+      { commands: this.engine.commands, service: this.service },
+      workflow,
+      scope,
+    );
     const what = `Panel ${name} of ${workflow}`;
     const extras = { workflow, panel: name };
     let value: Json;

@@ -15,9 +15,7 @@ import {
   redactStoreUrl,
 } from "../config/index.ts";
 import type { ServerConfig } from "../config/server-config.ts";
-import { askPerson } from "../engine/ask.ts";
-import { Engine } from "../engine/engine.ts";
-import type { Store } from "../engine/store.ts";
+import { askPerson, Engine, type Store } from "../engine/index.ts";
 import { buildApp } from "../http/app.ts";
 import { createAuthGate, ensureToken, isLoopbackHost } from "../http/auth.ts";
 import { type Logger, silentLogger } from "../observability/logger.ts";
@@ -32,7 +30,6 @@ import {
   loadForRegistration,
   Registrar,
   registeredWorkflow,
-  syncRegistrations,
 } from "../service/registration/index.ts";
 import { openPostgresStore } from "../stores/postgres/index.ts";
 import { openSqliteStore } from "../stores/sqlite/index.ts";
@@ -157,7 +154,7 @@ async function registerConfigured(
     engine.register(registeredWorkflow(loaded, pool, recorded));
   }
   if (problems.length > 0) throw new ConfigError(shown, problems);
-  await syncRegistrations(engine);
+  await engine.commands.syncRegistrations();
 }
 
 export interface StartOptions {

@@ -2,7 +2,7 @@
 // status here; the HTTP layer renders every ServiceError as `{error, code, ...extras}`.
 // Statuses the spec leaves "not shown" are chosen here and listed in docs/errors.md.
 
-import { EngineError } from "../engine/errors.ts";
+import { EngineError } from "../engine/index.ts";
 
 export const ERROR_CATALOGUE = {
   not_found: 404,
@@ -79,6 +79,15 @@ export class ServiceError extends Error {
 export function fromDomain(err: unknown): unknown {
   if (!(err instanceof EngineError)) return err;
   return new ServiceError(err.code, err.message, err.details, { cause: err });
+}
+
+/** Awaits an engine command, its refusal read as the catalogue's (fromDomain). */
+export async function commanded<T>(command: Promise<T>): Promise<T> {
+  try {
+    return await command;
+  } catch (err) {
+    throw fromDomain(err);
+  }
 }
 
 export const notFound = (what: string, id: unknown) =>

@@ -1,14 +1,9 @@
-// The OperatorService over one engine: reads build views from the store, writes delegate to
-// the use cases in ./operations/.
+// The OperatorService over one engine: reads build views from the store, writes are the
+// engine's commands (engine.commands), whose refusals are read into the error catalogue here.
 import { readSource } from "../authoring/index.ts";
-import type { Engine } from "../engine/engine.ts";
-import type { StoreProbe, StoreReader } from "../engine/store.ts";
+import type { Engine, RunRecord, StoreProbe, StoreReader, TaskRecord } from "../engine/index.ts";
 import type { OperatorService, PageQuery, RequestListQuery, RunListQuery } from "./api.ts";
-import { notFound, ServiceError } from "./errors.ts";
-import { answerRequest } from "./operations/requests.ts";
-import * as runs from "./operations/runs.ts";
-import { requireRun, requireTask } from "./operations/shared.ts";
-import * as tasks from "./operations/tasks.ts";
+import { commanded, notFound, ServiceError } from "./errors.ts";
 import type * as S from "./schemas/index.ts";
 import { type JoinArrival, runGraph } from "./views/graph.ts";
 import {
@@ -39,6 +34,18 @@ function withinTime<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
+async function requireRun(reader: StoreReader, runId: string): Promise<RunRecord> {
+  const run = await reader.getRun(runId);
+  if (!run) throw notFound("Run", runId);
+  return run;
+}
+
+async function requireTask(reader: StoreReader, taskId: number): Promise<TaskRecord> {
+  const task = await reader.getTask(taskId);
+  if (!task) throw notFound("Task", taskId);
+  return task;
+}
+
 const DEFAULT_PAGE = 100;
 const MAX_PAGE = 1000;
 const pageLimit = (limit?: number) => Math.min(Math.max(limit ?? DEFAULT_PAGE, 0), MAX_PAGE);
@@ -53,6 +60,10 @@ export class EngineOperatorService implements OperatorService {
 
   private get store(): StoreReader {
     return this.engine.store;
+  }
+
+  private get commands() {
+    return this.engine.commands;
   }
 
   async health(): Promise<S.HealthOut> {
@@ -118,7 +129,7 @@ export class EngineOperatorService implements OperatorService {
     workflow: string,
     body: { title: string; description?: string },
   ): Promise<S.Created> {
-    return { run_id: await runs.submitRun(this.engine, workflow, body) };
+    return { run_id: await commanded(this.commands.submitRun(workflow, body)) };
   }
 
   async listRuns(query: RunListQuery): Promise<S.RunSummary[]> {
@@ -153,36 +164,36 @@ export class EngineOperatorService implements OperatorService {
   }
 
   async editRun(runId: string, body: S.EditRun): Promise<S.RunDetail> {
-    await runs.editRun(this.engine, runId, body);
+    await commanded(this.commands.editRun(runId, body));
     return this.getRun(runId);
   }
 
   async deleteRun(runId: string): Promise<void> {
-    await runs.deleteRun(this.engine, runId);
+    await commanded(this.commands.deleteRun(runId));
   }
 
   async cancelRun(runId: string): Promise<S.Ok> {
-    const stopped = await runs.cancelRun(this.engine, runId);
+    const stopped = await commanded(this.commands.cancelRun(runId));
     if (!stopped) return { ok: true };
     return { ok: true, note: `Stopped ${stopped} attempt${stopped === 1 ? "" : "s"}.` };
   }
 
   async pauseRun(runId: string): Promise<S.Ok> {
-    await runs.pauseRun(this.engine, runId);
+    await commanded(this.commands.pauseRun(runId));
     return { ok: true };
   }
 
   async resumeRun(runId: string): Promise<S.Ok> {
-    await runs.resumeRun(this.engine, runId);
+    await commanded(this.commands.resumeRun(runId));
     return { ok: true };
   }
 
   async positionRun(runId: string, body: S.Position): Promise<S.PositionOut> {
-    return { position: await runs.positionRun(this.engine, runId, body) };
+    return { position: await commanded(this.commands.positionRun(runId, body)) };
   }
 
   async rerun(runId: string, body: S.Rerun): Promise<S.TaskRef> {
-    return { task_id: await tasks.rerunNode(this.engine, runId, body.node) };
+    return { task_id: await commanded(this.commands.rerunNode(runId, body.node)) };
   }
 
   async runEvents(runId: string, query: PageQuery): Promise<S.EventEnvelope[]> {
@@ -220,7 +231,7 @@ export class EngineOperatorService implements OperatorService {
   }
 
   async appendRunLog(runId: string, body: S.LogText): Promise<S.LogRef> {
-    return { log_id: await runs.appendOperatorLog(this.engine, runId, body.text) };
+    return { log_id: await commanded(this.commands.appendRunLog(runId, body.text)) };
   }
 
   async runRequests(runId: string): Promise<S.RequestView[]> {
@@ -236,15 +247,15 @@ export class EngineOperatorService implements OperatorService {
   }
 
   async moveTask(taskId: number, body: S.Move): Promise<S.TaskRef> {
-    return { task_id: await tasks.moveTask(this.engine, taskId, body.node) };
+    return { task_id: await commanded(this.commands.moveTask(taskId, body.node)) };
   }
 
   async retryTask(taskId: number): Promise<S.TaskRef> {
-    return { task_id: await tasks.retryTask(this.engine, taskId) };
+    return { task_id: await commanded(this.commands.retryTask(taskId)) };
   }
 
   async setTaskStatus(taskId: number, body: S.SetStatus): Promise<S.Ok> {
-    await tasks.setTaskStatus(this.engine, taskId, body.status);
+    await commanded(this.commands.setTaskStatus(taskId, body.status));
     return { ok: true };
   }
 
@@ -271,7 +282,7 @@ export class EngineOperatorService implements OperatorService {
   }
 
   async answerRequest(requestId: number, body: S.Answer): Promise<S.RequestView> {
-    return requestView(await answerRequest(this.engine, requestId, body, "user"));
+    return requestView(await commanded(this.commands.answerRequest(requestId, body, "user")));
   }
 }
 

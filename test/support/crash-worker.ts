@@ -2,8 +2,7 @@
 // works on them; `recover` only works on what the store holds. It prints `progress <k>`
 // whenever a run completes so the test can SIGKILL it mid-load.
 import { workflow } from "../../src/authoring/index.ts";
-import { Engine } from "../../src/engine/engine.ts";
-import { submitRun } from "../../src/service/operations/runs.ts";
+import { Engine } from "../../src/engine/index.ts";
 import { openSqliteStore } from "../../src/stores/sqlite/index.ts";
 
 const [file, mode, count] = process.argv.slice(2);
@@ -36,7 +35,8 @@ engine.bus.subscribe((e) => {
 });
 await engine.start();
 if (mode === "submit") {
-  for (let i = 0; i < Number(count); i++) await submitRun(engine, "crashy", { title: String(i) });
+  for (let i = 0; i < Number(count); i++)
+    await engine.commands.submitRun("crashy", { title: String(i) });
   process.stdout.write("submitted\n");
 }
 // Stay alive until killed (submit mode) or until everything ended (recover mode).

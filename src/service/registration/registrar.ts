@@ -1,16 +1,14 @@
 // Registering, replacing and removing workflows on a serving engine (http-api.md Workflows 2,
 // 4, 5). Operations run one at a time. Each checks everything first, then persists the
-// configuration row when asked (a failed write leaves the engine untouched), then commits the
-// store row, the in-memory registry and the `workflow.*` event together.
+// configuration row when asked (a failed write leaves the engine untouched), then has the
+// engine's registration command commit the store row, the in-memory registry and the
+// `workflow.*` event together.
 import type { LoadedWorkflow, TargetPlace } from "../../authoring/index.ts";
-import type { Engine } from "../../engine/engine.ts";
-import type { RegisteredWorkflow } from "../../engine/registry.ts";
-import { conflict, ServiceError } from "../errors.ts";
+import { type Engine, inFlightTasks, type RegisteredWorkflow } from "../../engine/index.ts";
+import { commanded, conflict, ServiceError } from "../errors.ts";
 import type * as S from "../schemas/index.ts";
 import { workflowView } from "../views/workflows.ts";
 import type { Registered, WorkflowRegistrar } from "./api.ts";
-import { commitRegistration, unregisterWorkflow } from "./commit.ts";
-import { inFlightTasks } from "./in-flight.ts";
 import { loadFailed, loadForRegistration } from "./load.ts";
 import { dropRow, persistPath, writeRow } from "./persist.ts";
 
@@ -65,7 +63,7 @@ export class Registrar implements WorkflowRegistrar {
       }
       const persisted = await this.#persist(body.persist, name, body.target, pool);
       const wf = registeredWorkflow(loaded, pool, body.target);
-      await commitRegistration(this.#engine, wf, "workflow.registered");
+      await commanded(this.#engine.commands.bindWorkflow(wf, "workflow.registered"));
       return { value: this.#view(name), persisted };
     });
   }
@@ -89,7 +87,7 @@ export class Registrar implements WorkflowRegistrar {
       if (pool !== current.pool) await this.#refuseMoveInFlight(name, current.pool, pool);
       const persisted = await this.#persist(body.persist, name, target, pool);
       const wf = registeredWorkflow(loaded, pool, target);
-      await commitRegistration(this.#engine, wf, "workflow.replaced");
+      await commanded(this.#engine.commands.bindWorkflow(wf, "workflow.replaced"));
       return { value: this.#view(name), persisted };
     });
   }
@@ -98,7 +96,7 @@ export class Registrar implements WorkflowRegistrar {
     return this.#serial(async () => {
       const current = this.#require(name);
       const removedRow = options.persist ? await dropRow(this.#persistTo, name) : false;
-      const taskIds = await unregisterWorkflow(this.#engine, current);
+      const taskIds = await commanded(this.#engine.commands.unbindWorkflow(current.name));
       return {
         value: { workflow: name, task_ids: taskIds },
         persisted: removedRow ? this.#persistTo : null,

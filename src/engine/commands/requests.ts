@@ -1,44 +1,51 @@
-// Answering a request. The request's own mode decides what is read: `option_id` for an options
-// request, `value` for text and form. One answer per request; a stale request is closed.
-import type { EngineCore } from "../../engine/core.ts";
-import type { Json, RequestRecord } from "../../engine/domain.ts";
-import { ServiceError } from "../errors.ts";
-import { formValidator, schemaIssues } from "../json-schema.ts";
+// Answering a request, by an operator or by the engine itself. The request's own mode decides
+// what is read: `option_id` for an options request, `value` for text and form. One answer per
+// request; a stale request is closed.
 
-function readAnswer(
-  req: RequestRecord,
-  body: { option_id?: string | null; value?: unknown },
-): Json {
+// The form check is a pure validator (JSON Schema, ajv on RE2) that several layers share.
+import { formValidator, schemaIssues } from "../../service/json-schema.ts";
+import type { EngineCore } from "../core.ts";
+import type { Json, RequestRecord } from "../domain.ts";
+import { EngineError, missing } from "../errors.ts";
+
+export interface AnswerInput {
+  option_id?: string | null;
+  value?: unknown;
+}
+
+export type AnswerAuthor = "user" | "engine";
+
+function readAnswer(req: RequestRecord, input: AnswerInput): Json {
   if (req.mode === "options") {
     const ids = (req.options ?? []).map((o) => o.option_id);
-    if (body.option_id == null || !ids.includes(body.option_id)) {
-      throw new ServiceError(
+    if (input.option_id == null || !ids.includes(input.option_id)) {
+      throw new EngineError(
         "invalid_option",
         `Request ${req.id} expects option_id, one of: ${ids.join(", ")}.`,
         { options: ids },
       );
     }
-    return body.option_id;
+    return input.option_id;
   }
-  if (body.value === undefined) {
+  if (input.value === undefined) {
     // A mode mismatch (an option_id, or nothing, sent to a text or form request).
-    throw new ServiceError(
+    throw new EngineError(
       "invalid_option",
       `Request ${req.id} is a ${req.mode} request: answer it with \`value\`, not option_id.`,
     );
   }
-  const value = body.value as Json;
+  const value = input.value as Json;
   if (req.mode === "form" && req.schema) {
     // The schema was compiled (and bounded) when the request was opened, so this cannot fail
     // on it; a row stored before that check existed is refused here rather than answered.
     const validate = formValidator(req.schema);
     if (typeof validate === "string") {
-      throw new ServiceError("validation", `Request ${req.id}'s form cannot be used.`, {
+      throw new EngineError("validation", `Request ${req.id}'s form cannot be used.`, {
         errors: [{ loc: ["body", "value"], msg: validate, type: "schema_invalid" }],
       });
     }
     if (!validate(value)) {
-      throw new ServiceError("validation", `The answer does not fit request ${req.id}'s form.`, {
+      throw new EngineError("validation", `The answer does not fit request ${req.id}'s form.`, {
         errors: schemaIssues(validate.errors, ["body", "value"]),
       });
     }
@@ -46,25 +53,26 @@ function readAnswer(
   return value;
 }
 
+/** Records the answer (`request.answered`); answers the request as now stored. */
 export async function answerRequest(
   core: EngineCore,
   requestId: number,
-  body: { option_id?: string | null; value?: unknown },
-  author: "user" | "engine",
+  input: AnswerInput,
+  author: AnswerAuthor,
 ): Promise<RequestRecord> {
   return core.uow.run(async (work) => {
     const req = await work.tx.getRequest(requestId);
-    if (!req) throw new ServiceError("not_found", `Request ${requestId} does not exist.`);
+    if (!req) throw missing("Request", requestId);
     if (req.answered_by !== null) {
-      throw new ServiceError("already_answered", `Request ${requestId} was already answered.`);
+      throw new EngineError("already_answered", `Request ${requestId} was already answered.`);
     }
     if (req.stale) {
-      throw new ServiceError(
+      throw new EngineError(
         "stale_request",
         `Request ${requestId} is stale: no attempt is left to take its answer.`,
       );
     }
-    const answer = readAnswer(req, body);
+    const answer = readAnswer(req, input);
     const answered = await work.tx.updateRequest(requestId, {
       answer,
       answered_by: author,

@@ -1,27 +1,47 @@
-// Operator use cases on runs: submit, edit, delete, cancel, pause, resume, reorder, log.
-import type { EngineCore } from "../../engine/core.ts";
-import { OUTSTANDING, TERMINAL_RUN_STATUSES } from "../../engine/domain.ts";
-import { enqueueTask } from "../../engine/enqueue.ts";
-import type { RegisteredWorkflow } from "../../engine/registry.ts";
-import type { SlotReservation } from "../../engine/slot-claims.ts";
-import { appendLog } from "../../engine/work-log.ts";
-import { conflict, ServiceError } from "../errors.ts";
-import { newRunId } from "./run-ids.ts";
-import { cancelAttempt, requireRun } from "./shared.ts";
+// Run commands: submit, edit, cancel, delete, pause, resume, position, and the operator's note
+// in the run's work log.
+import type { EngineCore } from "../core.ts";
+import { OUTSTANDING, TERMINAL_RUN_STATUSES } from "../domain.ts";
+import { enqueueTask } from "../enqueue.ts";
+import { refused } from "../errors.ts";
+import type { RegisteredWorkflow } from "../registry.ts";
+import { newRunId } from "../run-ids.ts";
+import type { SlotReservation } from "../slot-claims.ts";
+import { appendLog } from "../work-log.ts";
+import { cancelAttempt } from "./cancel.ts";
+import { notRegistered, requireRun } from "./lookups.ts";
 
+export interface SubmitInput {
+  title: string;
+  description?: string;
+}
+
+/** Fields to change; null or absent ones stay as they are. */
+export interface EditInput {
+  title?: string | null;
+  description?: string | null;
+}
+
+/** One place up or down (`direction`), or a zero-based `index` in the dispatch list. */
+export interface PositionInput {
+  direction?: -1 | 1 | null;
+  index?: number | null;
+}
+
+/** Queues a run of `workflow` at its start node; answers the run id. */
 export async function submitRun(
   core: EngineCore,
   workflow: string,
-  body: { title: string; description?: string },
+  input: SubmitInput,
 ): Promise<string> {
   const reg = core.registry.workflows.get(workflow);
-  if (!reg) throw new ServiceError("unknown_workflow", `Workflow ${workflow} is not registered.`);
-  const description = body.description ?? "";
+  if (!reg) throw notRegistered(workflow);
+  const description = input.description ?? "";
   // A free slot is filled by this transaction rather than by a claim transaction after it.
   const slot = core.slots.reserve(reg.pool);
   let tookOwn = false;
   try {
-    const submitted = await insertSubmitted(core, reg, { title: body.title, description }, slot);
+    const submitted = await insertSubmitted(core, reg, { title: input.title, description }, slot);
     tookOwn = submitted.tookOwn;
     return submitted.runId;
   } finally {
@@ -65,17 +85,13 @@ async function insertSubmitted(
   });
 }
 
-export async function editRun(
-  core: EngineCore,
-  runId: string,
-  body: { title?: string | null; description?: string | null },
-): Promise<void> {
+export async function editRun(core: EngineCore, runId: string, input: EditInput): Promise<void> {
   await core.uow.run(async (work) => {
     const run = await requireRun(work.tx, runId);
     const changed: Record<string, string> = {};
-    if (body.title != null && body.title !== run.title) changed.title = body.title;
-    if (body.description != null && body.description !== run.description) {
-      changed.description = body.description;
+    if (input.title != null && input.title !== run.title) changed.title = input.title;
+    if (input.description != null && input.description !== run.description) {
+      changed.description = input.description;
     }
     if (!Object.keys(changed).length) return;
     await work.tx.updateRun(runId, { ...changed, updated: work.now });
@@ -88,7 +104,7 @@ export async function cancelRun(core: EngineCore, runId: string): Promise<number
   return core.uow.run(async (work) => {
     const run = await requireRun(work.tx, runId);
     if (TERMINAL_RUN_STATUSES.includes(run.status)) {
-      throw conflict(`Run ${runId} has already ended (${run.status}).`, { status: run.status });
+      throw refused(`Run ${runId} has already ended (${run.status}).`, { status: run.status });
     }
     const cancelled: number[] = [];
     for (const task of await work.tx.listTasks({ run_id: runId, status: OUTSTANDING })) {
@@ -100,6 +116,7 @@ export async function cancelRun(core: EngineCore, runId: string): Promise<number
   });
 }
 
+/** Stops what the run has going and deletes it with its records; `run.deleted` is never stored. */
 export async function deleteRun(core: EngineCore, runId: string): Promise<void> {
   await core.uow.run(async (work) => {
     const run = await requireRun(work.tx, runId);
@@ -116,7 +133,7 @@ export async function pauseRun(core: EngineCore, runId: string): Promise<void> {
   await core.uow.run(async (work) => {
     const run = await requireRun(work.tx, runId);
     if (run.status !== "queued" && run.status !== "running") {
-      throw conflict(`Only a queued or running run can be paused; run ${runId} is ${run.status}.`, {
+      throw refused(`Only a queued or running run can be paused; run ${runId} is ${run.status}.`, {
         status: run.status,
       });
     }
@@ -129,7 +146,7 @@ export async function resumeRun(core: EngineCore, runId: string): Promise<void> 
   await core.uow.run(async (work) => {
     const run = await requireRun(work.tx, runId);
     if (run.status !== "paused") {
-      throw conflict(`Only a paused run can be resumed; run ${runId} is ${run.status}.`, {
+      throw refused(`Only a paused run can be resumed; run ${runId} is ${run.status}.`, {
         status: run.status,
       });
     }
@@ -142,15 +159,16 @@ export async function resumeRun(core: EngineCore, runId: string): Promise<void> 
   core.wake();
 }
 
-/** Moves the run by one place (`direction`) or to a zero-based `index`; answers the 1-based place. */
+/** Moves the run in the dispatch list; answers its 1-based place. */
 export async function positionRun(
   core: EngineCore,
   runId: string,
-  body: { direction?: -1 | 1 | null; index?: number | null },
+  input: PositionInput,
 ): Promise<number> {
   const position = await core.uow.run(async (work) => {
     const run = await requireRun(work.tx, runId);
-    const target = body.direction != null ? run.position - 1 + body.direction : (body.index ?? 0);
+    const target =
+      input.direction != null ? run.position - 1 + input.direction : (input.index ?? 0);
     const moved = await work.tx.moveRun(runId, target);
     if (moved.position !== run.position) {
       work.emit("run.reordered", runId, null, { position: moved.position, previous: run.position });
@@ -161,8 +179,15 @@ export async function positionRun(
   return position;
 }
 
-/** An operator note under the run's one in-flight node, or `user` when there is not exactly one. */
-export async function appendOperatorLog(core: EngineCore, runId: string, text: string) {
+/**
+ * An operator note under the run's one in-flight node, or `user` when there is not exactly one;
+ * answers the log entry's id.
+ */
+export async function appendOperatorLog(
+  core: EngineCore,
+  runId: string,
+  text: string,
+): Promise<number> {
   return core.uow.run(async (work) => {
     await requireRun(work.tx, runId);
     const going = await work.tx.listTasks({ run_id: runId, status: ["in_progress", "waiting"] });

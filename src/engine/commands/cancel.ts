@@ -1,43 +1,11 @@
-// Pieces shared by the operator use cases.
-
-import { staleOpenRequests } from "../../engine/ask.ts";
-import type { EngineCore } from "../../engine/core.ts";
-import type { RunRecord, TaskRecord, TaskStatus } from "../../engine/domain.ts";
-import { OUTSTANDING } from "../../engine/domain.ts";
-import { Interrupt, type InterruptReason } from "../../engine/interrupt.ts";
-import type { StoreReader } from "../../engine/store.ts";
-import type { Work } from "../../engine/unit-of-work.ts";
-import { notFound, ServiceError } from "../errors.ts";
-
-export async function requireRun(reader: StoreReader, runId: string): Promise<RunRecord> {
-  const run = await reader.getRun(runId);
-  if (!run) throw notFound("Run", runId);
-  return run;
-}
-
-export async function requireTask(reader: StoreReader, taskId: number): Promise<TaskRecord> {
-  const task = await reader.getTask(taskId);
-  if (!task) throw notFound("Task", taskId);
-  return task;
-}
-
-export function requireNode(core: EngineCore, run: RunRecord, node: string) {
-  const reg = core.registry.workflows.get(run.workflow);
-  if (!reg) {
-    throw new ServiceError("unknown_workflow", `Workflow ${run.workflow} is not registered.`);
-  }
-  const spec = reg.graph.nodes.get(node);
-  if (!spec) {
-    throw new ServiceError(
-      "unknown_node",
-      `Workflow ${run.workflow} has no node ${JSON.stringify(node)}.`,
-      {
-        nodes: [...reg.graph.nodes.keys()],
-      },
-    );
-  }
-  return spec;
-}
+// Cancelling an attempt on an operator's word, shared by the run and task commands: an
+// outstanding attempt is stopped (its row, its open requests, its body if it runs here), a
+// stopped one is only filed as cancelled.
+import { staleOpenRequests } from "../ask.ts";
+import type { EngineCore } from "../core.ts";
+import { OUTSTANDING, type TaskRecord, type TaskStatus } from "../domain.ts";
+import { Interrupt, type InterruptReason } from "../interrupt.ts";
+import type { Work } from "../unit-of-work.ts";
 
 export const isOutstanding = (status: TaskStatus) => OUTSTANDING.includes(status);
 

@@ -8,9 +8,9 @@
 // the request is answered the engine makes it ready, and the dispatcher claims it as soon as the
 // workflow is back. A waiting row whose request went stale (an agent's permission request dies
 // with the agent) would wait forever, so it is recovered like an in_progress one.
-import type { TaskRecord } from "../../engine/domain.ts";
-import type { StoreReader } from "../../engine/store.ts";
-import type { Work } from "../../engine/unit-of-work.ts";
+import type { TaskRecord } from "./domain.ts";
+import type { StoreReader } from "./store.ts";
+import type { Work } from "./unit-of-work.ts";
 
 /** in_progress and waiting task rows of `workflow`'s runs, in spawn (id) order. */
 export async function inFlightTasks(reader: StoreReader, workflow: string): Promise<TaskRecord[]> {

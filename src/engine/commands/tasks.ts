@@ -1,20 +1,18 @@
-// Operator use cases on attempts: rerun a node, move, retry, set status.
-import { staleOpenRequests } from "../../engine/ask.ts";
-import type { EngineCore } from "../../engine/core.ts";
-import { type BranchFrame, NEW_TASK_STATE, type TaskRecord } from "../../engine/domain.ts";
-import { enqueueJoin, enqueueTask } from "../../engine/enqueue.ts";
-import { Interrupt } from "../../engine/interrupt.ts";
-import { reopenRun, settleRun } from "../../engine/settle.ts";
-import type { Work } from "../../engine/unit-of-work.ts";
-import { conflict } from "../errors.ts";
-import {
-  cancelAttempt,
-  cancelStopped,
-  isOutstanding,
-  requireNode,
-  requireRun,
-  requireTask,
-} from "./shared.ts";
+// Task commands: rerun a node, move an attempt to another node, retry a stopped attempt, set an
+// attempt's status. Each that enqueues work in an ended run re-opens it first.
+import { staleOpenRequests } from "../ask.ts";
+import type { EngineCore } from "../core.ts";
+import { type BranchFrame, NEW_TASK_STATE, type TaskRecord } from "../domain.ts";
+import { enqueueJoin, enqueueTask } from "../enqueue.ts";
+import { refused } from "../errors.ts";
+import { Interrupt } from "../interrupt.ts";
+import { reopenRun, settleRun } from "../settle.ts";
+import type { Work } from "../unit-of-work.ts";
+import { cancelAttempt, cancelStopped, isOutstanding } from "./cancel.ts";
+import { requireNode, requireRun, requireTask } from "./lookups.ts";
+
+/** The statuses an operator may set on an attempt. */
+export type OperatorStatus = "ready" | "cancelled" | "dead_letter";
 
 /** A fresh attempt of `node` with the payload it last had; a join replays its stored arrivals. */
 export async function rerunNode(core: EngineCore, runId: string, node: string): Promise<number> {
@@ -22,7 +20,7 @@ export async function rerunNode(core: EngineCore, runId: string, node: string): 
     const run = await requireRun(work.tx, runId);
     const spec = requireNode(core, run, node);
     const last = (await work.tx.listTasks({ run_id: runId, node })).at(-1);
-    if (!last) throw conflict(`Node ${node} has no attempt in run ${runId} to rerun.`);
+    if (!last) throw refused(`Node ${node} has no attempt in run ${runId} to rerun.`);
     const open = await reopenRun(work, run);
     if (spec.join && last.lineage?.arrivals) {
       const fanout = last.lineage.from_task ?? 0;
@@ -54,13 +52,14 @@ export async function rerunNode(core: EngineCore, runId: string, node: string): 
   return taskId;
 }
 
+/** Cancels the attempt (whatever its status) and enqueues its payload at `node`. */
 export async function moveTask(core: EngineCore, taskId: number, node: string): Promise<number> {
   const newId = await core.uow.run(async (work) => {
     const task = await requireTask(work.tx, taskId);
     const run = await requireRun(work.tx, task.run_id);
     const spec = requireNode(core, run, node);
     if (spec.join) {
-      throw conflict(`Node ${node} is a join; it is dispatched by its arrivals, not by a move.`);
+      throw refused(`Node ${node} is a join; it is dispatched by its arrivals, not by a move.`);
     }
     // Spec: a move cancels the attempt whatever its status; a stopped one is filed as cancelled.
     if (isOutstanding(task.status)) await cancelAttempt(work, core, task, "move");
@@ -87,11 +86,9 @@ export async function retryTask(core: EngineCore, taskId: number): Promise<numbe
   const newId = await core.uow.run(async (work) => {
     const task = await requireTask(work.tx, taskId);
     if (isOutstanding(task.status)) {
-      throw conflict(
+      throw refused(
         `Task ${taskId} is still going (${task.status}); it can be retried once it stops.`,
-        {
-          status: task.status,
-        },
+        { status: task.status },
       );
     }
     const run = await reopenRun(work, await requireRun(work.tx, task.run_id));
@@ -117,8 +114,6 @@ export async function retryTask(core: EngineCore, taskId: number): Promise<numbe
   core.wake();
   return newId;
 }
-
-export type OperatorStatus = "ready" | "cancelled" | "dead_letter";
 
 export async function setTaskStatus(
   core: EngineCore,

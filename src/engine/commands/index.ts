@@ -1,0 +1,130 @@
+// The engine's commands: every state change an operator, the registrar or a plugin asks for.
+//
+// Shape. One `Commands` object per engine, built over its `EngineCore` and exposed as
+// `engine.commands` (`engine.commands.pauseRun(runId)`). Each method is one command: it reads
+// the current state inside its own unit of work, refuses with an `EngineError` (errors.ts) when
+// the change cannot be made, writes through the unit of work, emits its events, and wakes the
+// dispatcher itself when it put work in front of it. Callers outside the engine never touch the
+// unit of work, the store's writer or the dispatcher; they call a command and map its refusal
+// (the service reads EngineError codes through `fromDomain`).
+//
+// The commands live in one file per family, as functions of the core, so a family reads top to
+// bottom without the class: runs.ts, tasks.ts, requests.ts, registration.ts, plugins.ts.
+import type { EngineCore } from "../core.ts";
+import type { RequestRecord } from "../domain.ts";
+import type { RegisteredWorkflow } from "../registry.ts";
+import { type PublishScope, publishPluginEvent } from "./plugins.ts";
+import { type BindEvent, bindWorkflow, syncRegistrations, unbindWorkflow } from "./registration.ts";
+import { type AnswerAuthor, type AnswerInput, answerRequest } from "./requests.ts";
+import * as runs from "./runs.ts";
+import * as tasks from "./tasks.ts";
+
+export type { PublishScope } from "./plugins.ts";
+export type { BindEvent } from "./registration.ts";
+export type { AnswerAuthor, AnswerInput } from "./requests.ts";
+export type { EditInput, PositionInput, SubmitInput } from "./runs.ts";
+export type { OperatorStatus } from "./tasks.ts";
+
+export class Commands {
+  readonly #core: EngineCore;
+
+  constructor(core: EngineCore) {
+    this.#core = core;
+  }
+
+  // Runs.
+
+  /** Queues a run of `workflow`; answers its id. */
+  submitRun(workflow: string, input: runs.SubmitInput): Promise<string> {
+    return runs.submitRun(this.#core, workflow, input);
+  }
+
+  editRun(runId: string, input: runs.EditInput): Promise<void> {
+    return runs.editRun(this.#core, runId, input);
+  }
+
+  /** Answers how many outstanding attempts were stopped. */
+  cancelRun(runId: string): Promise<number> {
+    return runs.cancelRun(this.#core, runId);
+  }
+
+  deleteRun(runId: string): Promise<void> {
+    return runs.deleteRun(this.#core, runId);
+  }
+
+  pauseRun(runId: string): Promise<void> {
+    return runs.pauseRun(this.#core, runId);
+  }
+
+  resumeRun(runId: string): Promise<void> {
+    return runs.resumeRun(this.#core, runId);
+  }
+
+  /** Answers the run's 1-based place in the dispatch list. */
+  positionRun(runId: string, input: runs.PositionInput): Promise<number> {
+    return runs.positionRun(this.#core, runId, input);
+  }
+
+  /** An operator's note in the run's work log; answers the entry's id. */
+  appendRunLog(runId: string, text: string): Promise<number> {
+    return runs.appendOperatorLog(this.#core, runId, text);
+  }
+
+  // Tasks: each answers the id of the attempt it enqueued.
+
+  rerunNode(runId: string, node: string): Promise<number> {
+    return tasks.rerunNode(this.#core, runId, node);
+  }
+
+  moveTask(taskId: number, node: string): Promise<number> {
+    return tasks.moveTask(this.#core, taskId, node);
+  }
+
+  retryTask(taskId: number): Promise<number> {
+    return tasks.retryTask(this.#core, taskId);
+  }
+
+  setTaskStatus(taskId: number, status: tasks.OperatorStatus): Promise<void> {
+    return tasks.setTaskStatus(this.#core, taskId, status);
+  }
+
+  // Requests.
+
+  /** Answers the request as now stored. */
+  answerRequest(
+    requestId: number,
+    input: AnswerInput,
+    author: AnswerAuthor = "user",
+  ): Promise<RequestRecord> {
+    return answerRequest(this.#core, requestId, input, author);
+  }
+
+  // Registration.
+
+  /** Registers (`workflow.registered`) or replaces (`workflow.replaced`) `wf`. */
+  bindWorkflow(wf: RegisteredWorkflow, event: BindEvent): Promise<void> {
+    return bindWorkflow(this.#core, wf, event);
+  }
+
+  /** Unregisters `name`; answers the ids of its attempts in flight, which are interrupted. */
+  unbindWorkflow(name: string): Promise<number[]> {
+    return unbindWorkflow(this.#core, name);
+  }
+
+  /** Brings the registrations table in line with the registry (at start). */
+  syncRegistrations(): Promise<void> {
+    return syncRegistrations(this.#core);
+  }
+
+  // Plugins.
+
+  /** Announces `plugin.<workflow>.<name>` with `data`, in `scope`. */
+  publishPluginEvent(
+    workflow: string,
+    name: unknown,
+    data: unknown,
+    scope: PublishScope,
+  ): Promise<void> {
+    return publishPluginEvent(this.#core, workflow, name, data, scope);
+  }
+}

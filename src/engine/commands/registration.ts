@@ -1,0 +1,79 @@
+// Registration commands: bind a workflow (register or replace: its store row, the
+// `workflow.registered` / `workflow.replaced` event and the in-memory registry change together,
+// so a client that refetches on the event sees the new state), unbind it, and bring the
+// registrations table in line with the registry at start. Loading, checking and persisting the
+// configuration row are the registrar's (service/registration/); what reaches the store is here.
+import type { EngineCore } from "../core.ts";
+import { inFlightTasks, recoverOrphans } from "../in-flight.ts";
+import { Interrupt } from "../interrupt.ts";
+import type { RegisteredWorkflow } from "../registry.ts";
+import { notRegistered } from "./lookups.ts";
+
+export type BindEvent = "workflow.registered" | "workflow.replaced";
+
+/** Adds or replaces `wf` in memory and wakes its pool; the store is not touched. */
+export function addToRegistry(core: EngineCore, wf: RegisteredWorkflow): void {
+  if (!core.registry.pools.has(wf.pool)) throw new Error(`pool ${wf.pool} does not exist`);
+  core.registry.workflows.set(wf.name, wf);
+  core.observer.registered(wf.name, wf.pool);
+  core.wake(wf.pool);
+}
+
+/** Registers or replaces `wf`; a first registration recovers attempts a removal orphaned. */
+export async function bindWorkflow(
+  core: EngineCore,
+  wf: RegisteredWorkflow,
+  event: BindEvent,
+): Promise<void> {
+  await core.uow.run(async (work) => {
+    await work.tx.putRegistration({ workflow: wf.name, target: wf.target, pool: wf.pool });
+    work.emit(event, null, null, { pool: wf.pool, target: wf.target, workflow: wf.name });
+    if (event === "workflow.registered") await recoverOrphans(work, core.live, wf.name);
+    // After commit, so the dispatcher never claims for a registration that rolled back.
+    work.after(() => addToRegistry(core, wf));
+  });
+}
+
+/**
+ * Takes the workflow out of the registry first, so no new attempt of it is claimed, then
+ * records the removal and interrupts its live attempts without writing their rows (they stay
+ * where they were). Answers the in-flight task ids in spawn order.
+ */
+export async function unbindWorkflow(core: EngineCore, name: string): Promise<number[]> {
+  const wf = core.registry.workflows.get(name);
+  if (!wf) throw notRegistered(name);
+  core.registry.workflows.delete(name);
+  try {
+    return await core.uow.run(async (work) => {
+      const ids = (await inFlightTasks(work.tx, name)).map((t) => t.id);
+      await work.tx.deleteRegistration(name);
+      work.emit("workflow.unregistered", null, null, { task_ids: ids, workflow: name });
+      work.after(() => {
+        for (const id of ids) core.interrupt(id, new Interrupt("unregistered"));
+      });
+      return ids;
+    });
+  } catch (err) {
+    core.registry.workflows.set(name, wf);
+    throw err;
+  }
+}
+
+/**
+ * At start the registry is rebuilt from the configuration (or the demo). The store's
+ * registration rows outlive the process, so they are brought in line: rows of workflows not
+ * registered any more go, and every registered workflow gets (or keeps) its row. A row that
+ * survives keeps its place, so the plugin manifest's registration order survives restarts.
+ */
+export async function syncRegistrations(core: EngineCore): Promise<void> {
+  const stored = await core.store.listRegistrations();
+  const registered = core.registry.workflows;
+  await core.uow.run(async (work) => {
+    for (const row of stored) {
+      if (!registered.has(row.workflow)) await work.tx.deleteRegistration(row.workflow);
+    }
+    for (const wf of registered.values()) {
+      await work.tx.putRegistration({ workflow: wf.name, target: wf.target, pool: wf.pool });
+    }
+  });
+}

@@ -1,0 +1,80 @@
+// The engine's one public entry: what the rest of the server (service, stores, HTTP, plugins,
+// observability, wiring) may use of it. Everything else under src/engine/ is the engine's own.
+//
+// - The engine and its commands: `Engine` (lifecycle, `register`, `commands`), the command input
+//   types, and `EngineError`, the refusal every command throws (the service maps its codes).
+// - What a store implements: the Store interface and the domain records it persists.
+// - What readers of the engine's state use: the event bus, the observer interface, the registry
+//   types, the run outputs the views show, the in-flight query of the registrar.
+//
+// Importing this loads the whole engine; a module that needs only types imports them with
+// `import type`, which loads nothing.
+
+export { askPerson } from "./ask.ts";
+export type {
+  AnswerAuthor,
+  AnswerInput,
+  BindEvent,
+  Commands,
+  EditInput,
+  OperatorStatus,
+  PositionInput,
+  PublishScope,
+  SubmitInput,
+} from "./commands/index.ts";
+export {
+  type ArrivalRecord,
+  type BranchFrame,
+  type EnqueueReason,
+  type EventRecord,
+  type Json,
+  type Lineage,
+  type LogAuthor,
+  type LogKind,
+  type LogRecord,
+  NEW_TASK_STATE,
+  type NewEvent,
+  type NewTask,
+  type RegistrationRecord,
+  type RequestMode,
+  type RequestOption,
+  type RequestRecord,
+  RUN_STATUSES,
+  type RunRecord,
+  type RunStatus,
+  type StreamChunkRecord,
+  type SubmissionRecord,
+  TASK_STATUSES,
+  type TaskRecord,
+  type TaskStatus,
+  TERMINAL_RUN_STATUSES,
+} from "./domain.ts";
+export { Engine, type EngineOptions } from "./engine.ts";
+export { type DomainErrorCode, EngineError } from "./errors.ts";
+export { EventBus, type EventListener } from "./event-bus.ts";
+export { inFlightTasks } from "./in-flight.ts";
+export type {
+  AttemptFacts,
+  AttemptOutcome,
+  AttemptWatch,
+  EngineObserver,
+} from "./observer.ts";
+export type { NodeDefaults, Pool, RegisteredWorkflow, Registry } from "./registry.ts";
+export { runOutput, terminalTasks } from "./settle.ts";
+export {
+  type ArrivalTally,
+  type EventQuery,
+  LIVE_TASK_STATUSES,
+  type LiveTaskStatus,
+  OPEN_RUN_STATUSES,
+  type OpenRunStatus,
+  type RequestFilter,
+  type RunFilter,
+  type Store,
+  type StoreProbe,
+  type StoreReader,
+  type StoreWriter,
+  type TaskFilter,
+  type TaskGuard,
+} from "./store.ts";
+export type { ContextExtensions } from "./task-context.ts";
