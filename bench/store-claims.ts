@@ -10,8 +10,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { TaskRecord } from "../src/engine/domain.ts";
-import type { Store, StoreWriter } from "../src/engine/store.ts";
+import type { Store, StoreWriter, TaskRecord } from "../src/engine/index.ts";
 import { openSqliteStore } from "../src/stores/sqlite/index.ts";
 
 const RUNS = Number(process.argv[2] ?? 2000);

@@ -2,7 +2,7 @@
 // calls `storeContract(name, open)`; `open` must answer a fresh, empty store for every test.
 // The parts live in test/store-contract/ so each stays readable.
 import { afterEach, beforeEach, describe } from "vitest";
-import type { Store } from "../src/engine/store.ts";
+import type { Store } from "../src/engine/index.ts";
 import { claimsContract } from "./store-contract/claims.ts";
 import { mixedClaimsContract } from "./store-contract/claims-mixed.ts";
 import { countsContract } from "./store-contract/counts.ts";

@@ -4,7 +4,7 @@
 // errors a bad URL or an unreachable server give.
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { StoreWriter } from "../src/engine/store.ts";
+import type { StoreWriter } from "../src/engine/index.ts";
 import { parseTarget } from "../src/stores/postgres/connection.ts";
 import {
   MIGRATIONS,

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { StoreWriter } from "../src/engine/store.ts";
+import type { StoreWriter } from "../src/engine/index.ts";
 import { ACTIVE_RUNS, READY_TASKS } from "../src/stores/sqlite/claims.ts";
 import {
   MIGRATIONS,

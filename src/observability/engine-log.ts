@@ -3,8 +3,7 @@
 // workflow. Steps that happen thousands of times a minute (an attempt started or done, a run
 // submitted) are `debug`; what an operator acts on (a retry, a dead letter, a failed run) is
 // `warn` or `error`; the rest is `info`.
-import type { EventRecord } from "../engine/domain.ts";
-import type { AttemptFacts, AttemptOutcome } from "../engine/observer.ts";
+import type { AttemptFacts, AttemptOutcome, EventRecord } from "../engine/index.ts";
 import type { Logger } from "./logger.ts";
 import type { RunNames } from "./run-names.ts";
 

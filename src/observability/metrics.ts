@@ -8,10 +8,15 @@
 // Ended runs are counted as they end, not by status in the store: counting all of history by
 // status would read every run ever kept, on every scrape.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import type { EventRecord } from "../engine/domain.ts";
-import type { AttemptFacts, AttemptOutcome } from "../engine/observer.ts";
-import type { Registry as EngineRegistry } from "../engine/registry.ts";
-import { LIVE_TASK_STATUSES, OPEN_RUN_STATUSES, type StoreReader } from "../engine/store.ts";
+import {
+  type AttemptFacts,
+  type AttemptOutcome,
+  type Registry as EngineRegistry,
+  type EventRecord,
+  LIVE_TASK_STATUSES,
+  OPEN_RUN_STATUSES,
+  type StoreReader,
+} from "../engine/index.ts";
 import { AttemptMetrics } from "./attempt-metrics.ts";
 
 /** What a scrape reads besides its own counters. */

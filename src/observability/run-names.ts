@@ -2,7 +2,7 @@
 // here), so that lines and spans about a run's end can name its workflow: `run.completed` and
 // its siblings carry only the run id. A run ended (or deleted) is forgotten, so the map holds
 // open runs only.
-import type { EventRecord } from "../engine/domain.ts";
+import type { EventRecord } from "../engine/index.ts";
 
 const ENDINGS = new Set(["run.completed", "run.failed", "run.cancelled", "run.deleted"]);
 

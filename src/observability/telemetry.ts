@@ -3,13 +3,13 @@
 // and a listener on the event bus for what happens to runs (submitted, ended), which the service
 // decides as much as the engine does.
 import { context } from "@opentelemetry/api";
-import type { EventBus } from "../engine/event-bus.ts";
 import type {
   AttemptFacts,
   AttemptOutcome,
   AttemptWatch,
   EngineObserver,
-} from "../engine/observer.ts";
+  EventBus,
+} from "../engine/index.ts";
 import { EngineLog } from "./engine-log.ts";
 import type { Logger } from "./logger.ts";
 import { type MetricsSources, ServerMetrics } from "./metrics.ts";

@@ -19,8 +19,7 @@ import {
   SpanStatusCode,
   trace,
 } from "@opentelemetry/api";
-import type { EventRecord } from "../engine/domain.ts";
-import type { AttemptFacts, AttemptOutcome } from "../engine/observer.ts";
+import type { AttemptFacts, AttemptOutcome, EventRecord } from "../engine/index.ts";
 import { isRunEnd } from "./run-names.ts";
 
 export const TRACER_NAME = "yardmaster";

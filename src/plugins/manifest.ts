@@ -1,6 +1,6 @@
 // The plugin manifest of a registered workflow: its compiled declarations, and how they are
 // listed in WorkflowOut.plugin and in GET /api/plugins.
-import type { RegisteredWorkflow } from "../engine/registry.ts";
+import type { RegisteredWorkflow } from "../engine/index.ts";
 import type { ActionOut, PanelOut, PluginManifestEntry } from "../service/schemas/index.ts";
 import { assetUrls } from "./assets.ts";
 import { compilePlugins } from "./compile.ts";

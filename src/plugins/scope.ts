@@ -1,8 +1,7 @@
 // Resolving the scope of an action call or a panel data request. The ids the declared scope
 // needs must be supplied (run_id for run, task_id for task, node for node); every id supplied is
 // checked to exist and to belong to the plugin's workflow, and a task fills in its run and node.
-import type { RunRecord } from "../engine/domain.ts";
-import type { StoreReader } from "../engine/store.ts";
+import type { RunRecord, StoreReader } from "../engine/index.ts";
 import { notFound, ServiceError, validation } from "../service/errors.ts";
 import type { PluginScope, PluginSlot } from "./types.ts";
 

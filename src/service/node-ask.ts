@@ -3,7 +3,7 @@
 // request is opened, so a request nobody could answer is never stored. A bad ask is the
 // author's bug and would be the same on every try, so it throws NonRetryable.
 import { NonRetryable } from "../authoring/errors.ts";
-import type { ContextExtensions } from "../engine/task-context.ts";
+import type { ContextExtensions } from "../engine/index.ts";
 import { excerpt } from "./excerpt.ts";
 import { formValidator } from "./json-schema.ts";
 import { Ask } from "./schemas/index.ts";

@@ -3,7 +3,7 @@
 // together as the next batch. Batches run strictly one after another, so transactions are
 // serialized in the order they were asked for (SQLite has one writer per connection; the
 // PostgreSQL store one writer connection).
-import type { StoreWriter } from "../engine/store.ts";
+import type { StoreWriter } from "../engine/index.ts";
 
 export interface QueuedTransaction {
   fn: (tx: StoreWriter) => Promise<unknown>;

@@ -7,10 +7,10 @@ import type {
   Json,
   RunRecord,
   RunStatus,
+  StoreWriter,
   TaskRecord,
   TaskStatus,
-} from "../../src/engine/domain.ts";
-import type { StoreWriter } from "../../src/engine/store.ts";
+} from "../../src/engine/index.ts";
 import { addRun, addTask, type Harness, runInput, taskInput } from "./fixtures.ts";
 
 const WORKFLOWS = ["w1", "w2", "w3"];

@@ -5,8 +5,7 @@
 // turn of the event loop, where each stream filters it (its own run and name globs) and writes.
 // The engine's publish stays O(1) per event however many streams are open. The fan-out listens
 // to the bus only while a stream is open.
-import type { EventRecord } from "../../engine/domain.ts";
-import type { EventBus } from "../../engine/event-bus.ts";
+import type { EventBus, EventRecord } from "../../engine/index.ts";
 
 /** One stream's side: receives each batch in publish order and keeps what it wants. */
 export type BatchSink = (events: readonly EventRecord[]) => void;

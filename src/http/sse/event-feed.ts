@@ -1,6 +1,5 @@
 // What the event stream reads: the live bus and the stored history behind it.
-import type { EventRecord } from "../../engine/domain.ts";
-import type { EventBus } from "../../engine/event-bus.ts";
+import type { EventBus, EventRecord } from "../../engine/index.ts";
 
 export interface EventFeed {
   bus: EventBus;

@@ -5,7 +5,7 @@
 // found left to right with `indexOf`, which is exact for globs whose only wildcard is `*` and
 // costs at most the name's length per piece, whatever the glob holds; the `names` query is
 // bounded in size by its schema.
-import type { EventRecord } from "../../engine/domain.ts";
+import type { EventRecord } from "../../engine/index.ts";
 
 export type EventPredicate = (event: EventRecord) => boolean;
 

@@ -4,7 +4,7 @@
 // already covered. An event committed before the subscription is in the store, one published
 // after it is in the buffer, one in both is deduplicated by id.
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { EventRecord } from "../../engine/domain.ts";
+import type { EventRecord } from "../../engine/index.ts";
 import { ServiceError } from "../../service/errors.ts";
 import { ApiError, EventEnvelope, EventsQuery } from "../../service/schemas/index.ts";
 import type { ZodApp } from "../routes/route-kit.ts";

@@ -1,5 +1,5 @@
 // The wire format of the event stream.
-import type { EventRecord } from "../../engine/domain.ts";
+import type { EventRecord } from "../../engine/index.ts";
 import { eventView } from "../../service/views/records.ts";
 
 /** Tells the client it missed events and should refetch; it has no id and no envelope. */

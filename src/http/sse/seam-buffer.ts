@@ -3,7 +3,7 @@
 // seam between replay and live free of gaps and duplicates. Live events reach the buffer on the
 // fan-out's turn (event-fanout.ts), which may come after the release for events the replay
 // already held, so stored ids at or below the seam are dropped after the release too.
-import type { EventRecord } from "../../engine/domain.ts";
+import type { EventRecord } from "../../engine/index.ts";
 
 export class SeamBuffer {
   #held: EventRecord[] | null = [];

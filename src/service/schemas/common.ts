@@ -1,7 +1,7 @@
 // Building blocks shared by every resource schema: the registry that names OpenAPI components,
 // scalar helpers (dates, integers read from strings) and the enumerations of http-api.md.
 import { z } from "zod";
-import { RUN_STATUSES, TASK_STATUSES } from "../../engine/domain.ts";
+import { RUN_STATUSES, TASK_STATUSES } from "../../engine/index.ts";
 import { MAX_LINE_LENGTH, MAX_NAME_LENGTH, MAX_TEXT_LENGTH } from "../limits.ts";
 
 export interface SchemaMeta {

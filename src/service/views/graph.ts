@@ -1,6 +1,6 @@
 // GraphOut: the registered graph of a run's workflow, overlaid with the run's history.
 import type { FinalGraph } from "../../authoring/index.ts";
-import type { ArrivalRecord, TaskRecord, TaskStatus } from "../../engine/domain.ts";
+import type { ArrivalRecord, TaskRecord, TaskStatus } from "../../engine/index.ts";
 import type { GraphBranch, GraphEdge, GraphNode, GraphOut } from "../schemas/index.ts";
 
 /** NodeState precedence, highest first (http-api.md Enumerations). */

@@ -7,7 +7,7 @@ import type {
   StreamChunkRecord,
   SubmissionRecord,
   TaskRecord,
-} from "../../engine/domain.ts";
+} from "../../engine/index.ts";
 import type {
   EventEnvelope,
   LogEntry,

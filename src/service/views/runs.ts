@@ -1,6 +1,11 @@
 // RunSummary and RunDetail. `current_nodes` and `pending_requests` are recomputed on every read.
-import type { RequestRecord, RunRecord, TaskRecord } from "../../engine/domain.ts";
-import { runOutput, terminalTasks } from "../../engine/settle.ts";
+import {
+  type RequestRecord,
+  type RunRecord,
+  runOutput,
+  type TaskRecord,
+  terminalTasks,
+} from "../../engine/index.ts";
 import type { RunDetail, RunOutput, RunStats, RunSummary } from "../schemas/index.ts";
 import { iso, taskView } from "./records.ts";
 

@@ -1,5 +1,5 @@
 // WorkflowOut: a registered workflow's finalized graph, its pool's load and its plugin.
-import type { Pool, RegisteredWorkflow } from "../../engine/registry.ts";
+import type { Pool, RegisteredWorkflow } from "../../engine/index.ts";
 import { pluginOf, workflowPlugin } from "../../plugins/manifest.ts";
 import type { NodeOut, WorkflowOut } from "../schemas/index.ts";
 

@@ -1,6 +1,5 @@
 // Join arrivals and workflow registrations: small tables with simple access.
-import type { ArrivalRecord, RegistrationRecord } from "../../engine/domain.ts";
-import type { ArrivalTally } from "../../engine/store.ts";
+import type { ArrivalRecord, ArrivalTally, RegistrationRecord } from "../../engine/index.ts";
 import { toArrival, toRegistration } from "./rows.ts";
 import { type Db, first, json, rows, sql, where } from "./sql.ts";
 

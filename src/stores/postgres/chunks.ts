@@ -2,7 +2,7 @@
 // One statement numbers and inserts a batch from the task's last stored seq; two writers
 // racing on one task (an attempt runs on one server) would collide on the primary key rather
 // than interleave numbers.
-import type { StreamChunkRecord } from "../../engine/domain.ts";
+import type { StreamChunkRecord } from "../../engine/index.ts";
 import { toChunk } from "./rows.ts";
 import { type Db, first, rows, sql } from "./sql.ts";
 

@@ -6,7 +6,7 @@
 // (a subquery could be rescanned by a nested loop and lock more rows than it answers). The
 // UPDATE repeats `status = 'ready'` as a last guard. RETURNING has no order, so the rows are
 // sorted here by the same keys, the run's position coming back beside each row.
-import type { TaskRecord } from "../../engine/domain.ts";
+import type { TaskRecord } from "../../engine/index.ts";
 import { toTask } from "./rows.ts";
 import { type Db, rows, sql } from "./sql.ts";
 

@@ -8,7 +8,7 @@ import {
   type LiveTaskStatus,
   OPEN_RUN_STATUSES,
   type OpenRunStatus,
-} from "../../engine/store.ts";
+} from "../../engine/index.ts";
 import { type Db, first, rows, type Statement, sql } from "./sql.ts";
 
 const byStatus = <S extends string>(statuses: readonly S[], table: string) =>

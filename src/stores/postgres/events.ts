@@ -3,8 +3,7 @@
 // handed out in commit order (a reader following `after` never sees a smaller id commit later,
 // even with several servers), a rolled-back bump is undone with its events, and the counter
 // keeps the highest id ever handed out after a run's events are deleted.
-import type { EventRecord, NewEvent } from "../../engine/domain.ts";
-import type { EventQuery } from "../../engine/store.ts";
+import type { EventQuery, EventRecord, NewEvent } from "../../engine/index.ts";
 import { toEvent } from "./rows.ts";
 import { type Db, first, json, rows, sql, where } from "./sql.ts";
 

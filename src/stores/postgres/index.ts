@@ -21,7 +21,7 @@
 // (runs.ts), and event ids follow commit order through a locked counter row (events.ts). What
 // is NOT done for several servers is listed in docs/architecture.md.
 import type pg from "pg";
-import type { Store, StoreProbe, StoreWriter } from "../../engine/store.ts";
+import type { Store, StoreProbe, StoreWriter } from "../../engine/index.ts";
 import { TransactionQueue } from "../transaction-queue.ts";
 import {
   CONNECT_TIMEOUT_MS,

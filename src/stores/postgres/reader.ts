@@ -2,25 +2,23 @@
 // transaction's connection for the writer handed to a `transact` callback (its own writes too).
 import type {
   ArrivalRecord,
-  EventRecord,
-  LogRecord,
-  RegistrationRecord,
-  RequestRecord,
-  RunRecord,
-  StreamChunkRecord,
-  SubmissionRecord,
-  TaskRecord,
-} from "../../engine/domain.ts";
-import type {
   ArrivalTally,
   EventQuery,
+  EventRecord,
   LiveTaskStatus,
+  LogRecord,
   OpenRunStatus,
+  RegistrationRecord,
   RequestFilter,
+  RequestRecord,
   RunFilter,
+  RunRecord,
   StoreReader,
+  StreamChunkRecord,
+  SubmissionRecord,
   TaskFilter,
-} from "../../engine/store.ts";
+  TaskRecord,
+} from "../../engine/index.ts";
 import * as arrivals from "./arrivals.ts";
 import * as chunks from "./chunks.ts";
 import * as counts from "./counts.ts";

@@ -1,7 +1,11 @@
 // The work log of a run, the submissions accepted for an attempt (both append-only), and the
 // requests for human input (permissions, elicitations, questions).
-import type { LogRecord, RequestRecord, SubmissionRecord } from "../../engine/domain.ts";
-import type { RequestFilter } from "../../engine/store.ts";
+import type {
+  LogRecord,
+  RequestFilter,
+  RequestRecord,
+  SubmissionRecord,
+} from "../../engine/index.ts";
 import { type PatchTable, patchQuery } from "./patch.ts";
 import { toLog, toRequest, toSubmission } from "./rows.ts";
 import { type Db, first, json, rows, sql, where } from "./sql.ts";

@@ -12,7 +12,7 @@ import type {
   StreamChunkRecord,
   SubmissionRecord,
   TaskRecord,
-} from "../../engine/domain.ts";
+} from "../../engine/index.ts";
 import type { Row } from "./sql.ts";
 
 export function toRun(r: Row): RunRecord {

@@ -2,8 +2,7 @@
 // adds, moves or removes a run keeps it so (a move shifts only the runs in between). Changes to
 // the list first take a transaction-level advisory lock, so servers sharing a database change
 // it one at a time and MAX(position) + 1 is read after the previous change committed.
-import type { RunRecord } from "../../engine/domain.ts";
-import type { RunFilter } from "../../engine/store.ts";
+import type { RunFilter, RunRecord } from "../../engine/index.ts";
 import { type PatchTable, patchQuery } from "./patch.ts";
 import { toRun } from "./rows.ts";
 import { type Db, first, rows, sql, where } from "./sql.ts";

@@ -3,8 +3,7 @@
 // Statements are named, so each connection parses and plans a statement once; the name comes
 // from a registry keyed by the SQL text, so equal text always shares one name and different text
 // never does.
-import type { TaskStatus } from "../../engine/domain.ts";
-import { TASK_STATUSES } from "../../engine/domain.ts";
+import { TASK_STATUSES, type TaskStatus } from "../../engine/index.ts";
 
 export type Row = Record<string, any>;
 

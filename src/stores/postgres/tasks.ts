@@ -1,8 +1,7 @@
 // Tasks (attempts): lookups, inserts and guarded updates. The guard sits in the UPDATE's WHERE
 // clause, so "check then write" is one statement (and takes the row lock that makes it hold):
 // a completion that lost its claim changes nothing and gets null back.
-import type { NewTask, TaskRecord } from "../../engine/domain.ts";
-import type { TaskFilter, TaskGuard } from "../../engine/store.ts";
+import type { NewTask, TaskFilter, TaskGuard, TaskRecord } from "../../engine/index.ts";
 import { type Guard, type PatchTable, patchQuery } from "./patch.ts";
 import { toTask } from "./rows.ts";
 import { type Db, first, json, rows, sql, statusIn, where } from "./sql.ts";

@@ -10,11 +10,12 @@ import type {
   RegistrationRecord,
   RequestRecord,
   RunRecord,
+  StoreWriter,
   StreamChunkRecord,
   SubmissionRecord,
+  TaskGuard,
   TaskRecord,
-} from "../../engine/domain.ts";
-import type { StoreWriter, TaskGuard } from "../../engine/store.ts";
+} from "../../engine/index.ts";
 import * as arrivals from "./arrivals.ts";
 import * as chunks from "./chunks.ts";
 import { claimTasks } from "./claims.ts";

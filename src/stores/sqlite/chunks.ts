@@ -1,6 +1,6 @@
 // Streamed output of an attempt, numbered per task 1, 2, 3, ... (the `seq` cursor of the API).
 import type Database from "better-sqlite3";
-import type { StreamChunkRecord } from "../../engine/domain.ts";
+import type { StreamChunkRecord } from "../../engine/index.ts";
 import { chunkCodec } from "./columns.ts";
 import { RecordQuery } from "./record-query.ts";
 

@@ -5,7 +5,7 @@
 // claim goes on from there. PostgreSQL form (several servers sharing pools, no shared index):
 // SELECT the ids in dispatch order with FOR UPDATE OF t SKIP LOCKED, then this UPDATE.
 import type Database from "better-sqlite3";
-import type { RunRecord, TaskRecord } from "../../engine/domain.ts";
+import type { RunRecord, TaskRecord } from "../../engine/index.ts";
 import { runCodec, taskCodec } from "./columns.ts";
 import { type IndexSource, ReadyIndex } from "./ready-index.ts";
 import { RecordQuery } from "./record-query.ts";

@@ -10,7 +10,7 @@ import type {
   StreamChunkRecord,
   SubmissionRecord,
   TaskRecord,
-} from "../../engine/domain.ts";
+} from "../../engine/index.ts";
 import { makeCodec } from "./codec.ts";
 
 export const runCodec = makeCodec<RunRecord>({

@@ -8,7 +8,7 @@ import {
   type LiveTaskStatus,
   OPEN_RUN_STATUSES,
   type OpenRunStatus,
-} from "../../engine/store.ts";
+} from "../../engine/index.ts";
 import type { Row } from "./codec.ts";
 
 const runCount = (status: OpenRunStatus) => `SELECT COUNT(*) AS n FROM runs

@@ -1,8 +1,7 @@
 // Stored events. Ids come from AUTOINCREMENT, so they only grow, even after a run's events are
 // deleted: a client's `after` cursor never skips a new event.
 import type Database from "better-sqlite3";
-import type { EventRecord, NewEvent } from "../../engine/domain.ts";
-import type { EventQuery } from "../../engine/store.ts";
+import type { EventQuery, EventRecord, NewEvent } from "../../engine/index.ts";
 import { eventCodec } from "./columns.ts";
 import { RecordQuery } from "./record-query.ts";
 

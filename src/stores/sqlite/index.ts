@@ -15,7 +15,7 @@
 // connection (a private in-memory database cannot be shared), so outside reads DO see an open
 // transaction's uncommitted writes; use `:memory:` for throwaway tools and tests only.
 import type Database from "better-sqlite3";
-import type { Store, StoreProbe, StoreWriter } from "../../engine/store.ts";
+import type { Store, StoreProbe, StoreWriter } from "../../engine/index.ts";
 import { type QueuedTransaction, TransactionQueue } from "../transaction-queue.ts";
 import type { CheckpointReport } from "./checkpointer.ts";
 import { type Connections, MEMORY, openConnections, type SqliteOptions } from "./connection.ts";

@@ -1,6 +1,6 @@
 // The work log of a run and the submissions accepted for an attempt: append-only rows.
 import type Database from "better-sqlite3";
-import type { LogRecord, SubmissionRecord } from "../../engine/domain.ts";
+import type { LogRecord, SubmissionRecord } from "../../engine/index.ts";
 import { logCodec, submissionCodec } from "./columns.ts";
 import { RecordQuery } from "./record-query.ts";
 

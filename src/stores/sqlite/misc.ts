@@ -1,7 +1,6 @@
 // Join arrivals and workflow registrations: small tables with simple access.
 import type Database from "better-sqlite3";
-import type { ArrivalRecord, RegistrationRecord } from "../../engine/domain.ts";
-import type { ArrivalTally } from "../../engine/store.ts";
+import type { ArrivalRecord, ArrivalTally, RegistrationRecord } from "../../engine/index.ts";
 import { encodeValue, type Row } from "./codec.ts";
 import { registrationCodec } from "./columns.ts";
 import { RecordQuery } from "./record-query.ts";

@@ -4,25 +4,23 @@
 import type Database from "better-sqlite3";
 import type {
   ArrivalRecord,
-  EventRecord,
-  LogRecord,
-  RegistrationRecord,
-  RequestRecord,
-  RunRecord,
-  StreamChunkRecord,
-  SubmissionRecord,
-  TaskRecord,
-} from "../../engine/domain.ts";
-import type {
   ArrivalTally,
   EventQuery,
+  EventRecord,
   LiveTaskStatus,
+  LogRecord,
   OpenRunStatus,
+  RegistrationRecord,
   RequestFilter,
+  RequestRecord,
   RunFilter,
+  RunRecord,
   StoreReader,
+  StreamChunkRecord,
+  SubmissionRecord,
   TaskFilter,
-} from "../../engine/store.ts";
+  TaskRecord,
+} from "../../engine/index.ts";
 import { chunkReads } from "./chunks.ts";
 import { countReads } from "./counts.ts";
 import { eventReads } from "./events.ts";

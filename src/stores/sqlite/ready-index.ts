@@ -11,7 +11,7 @@
 // A claim still updates each row with `status = 'ready'` in its WHERE clause, so a wrong
 // picture could never hand one attempt out twice. PostgreSQL with several servers sharing pools
 // cannot keep such a picture (another server writes too): it claims in SQL with SKIP LOCKED.
-import type { RunRecord, TaskRecord } from "../../engine/domain.ts";
+import type { RunRecord, TaskRecord } from "../../engine/index.ts";
 import { RunLine } from "./run-line.ts";
 
 export interface RunSlot {

@@ -1,7 +1,6 @@
 // Requests for human input (permissions, elicitations, questions).
 import type Database from "better-sqlite3";
-import type { RequestRecord } from "../../engine/domain.ts";
-import type { RequestFilter } from "../../engine/store.ts";
+import type { RequestFilter, RequestRecord } from "../../engine/index.ts";
 import { requestCodec } from "./columns.ts";
 import { PatchStatements } from "./patch.ts";
 import { RecordQuery } from "./record-query.ts";

@@ -1,8 +1,7 @@
 // Runs and the dispatch list. `position` is dense 1..n across all runs; every statement that
 // adds, moves or removes a run keeps it so, which lets a move shift only the runs in between.
 import type Database from "better-sqlite3";
-import type { RunRecord } from "../../engine/domain.ts";
-import type { RunFilter } from "../../engine/store.ts";
+import type { RunFilter, RunRecord } from "../../engine/index.ts";
 import type { Row } from "./codec.ts";
 import { runCodec } from "./columns.ts";
 import { PatchStatements } from "./patch.ts";

@@ -6,10 +6,11 @@ import {
   NEW_TASK_STATE,
   type NewTask,
   TASK_STATUSES,
+  type TaskFilter,
+  type TaskGuard,
   type TaskRecord,
   type TaskStatus,
-} from "../../engine/domain.ts";
-import type { TaskFilter, TaskGuard } from "../../engine/store.ts";
+} from "../../engine/index.ts";
 import type { Row } from "./codec.ts";
 import { taskCodec } from "./columns.ts";
 import { PatchStatements } from "./patch.ts";

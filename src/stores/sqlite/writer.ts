@@ -11,11 +11,12 @@ import type {
   RegistrationRecord,
   RequestRecord,
   RunRecord,
+  StoreWriter,
   StreamChunkRecord,
   SubmissionRecord,
+  TaskGuard,
   TaskRecord,
-} from "../../engine/domain.ts";
-import type { StoreWriter, TaskGuard } from "../../engine/store.ts";
+} from "../../engine/index.ts";
 import { chunkWrites } from "./chunks.ts";
 import { claimWrites } from "./claims.ts";
 import { eventWrites } from "./events.ts";
