@@ -4,15 +4,13 @@
 // move, node timeout, shutdown).
 import type { ClientConnection, SessionNotification } from "@agentclientprotocol/sdk/unstable";
 import { methods } from "@agentclientprotocol/sdk/unstable";
-import type { AttemptHandle } from "../engine/task-context.ts";
+import type { AttemptCommands } from "../engine/index.ts";
 import type { AgentSessions } from "../service/agent/agent-sessions.ts";
-import { mintTaskToken } from "../service/agent/task-tokens.ts";
 import { connectAgent, initializeRequest, newSessionRequest } from "./acp-client.ts";
 import { AgentFailure, failureOf, reasonOf, stopFailure } from "./agent-failure.ts";
 import type { AgentCallSpec } from "./agent-options.ts";
 import { type AgentProcess, spawnAgent } from "./agent-process.ts";
 import { StatsCollector } from "./agent-stats.ts";
-import { watchAttempt } from "./attempt-watch.ts";
 import { ChunkWriter } from "./chunk-writer.ts";
 import { PermissionGate } from "./permissions.ts";
 import { type DeliveryInfo, firstPrompt, repairPrompt } from "./prompts.ts";
@@ -44,24 +42,24 @@ export class AgentCall {
   #result: number | null = null;
 
   constructor(
-    private readonly h: AttemptHandle,
+    private readonly attempt: AttemptCommands,
     private readonly spec: AgentCallSpec,
     private readonly deps: AgentCallDeps,
     /** The call's number within the attempt (its result is recorded under it). */
     private readonly call: number,
   ) {
-    this.#stats = new StatsCollector(h.task.node, h.task.attempt);
-    this.#chunks = new ChunkWriter(h);
-    this.#stop = new StopSignal(h.live.abort.signal, spec.timeout, spec.name, (sessionId) => {
+    this.#stats = new StatsCollector(attempt.task.node, attempt.task.attempt);
+    this.#chunks = new ChunkWriter(attempt);
+    this.#stop = new StopSignal(attempt.signal, spec.timeout, spec.name, (sessionId) => {
       void this.#conn?.agent.notify(methods.agent.session.cancel, { sessionId }).catch(() => {});
     });
-    this.#gate = new PermissionGate(h, spec.permissions, this.#stop.signal, this.#stats);
-    this.#info = { taskId: h.task.id, outputSchema: spec.outputSchema };
+    this.#gate = new PermissionGate(attempt, spec.permissions, this.#stop.signal, this.#stats);
+    this.#info = { taskId: attempt.task.id, outputSchema: spec.outputSchema };
   }
 
   /** Runs the call; the attempt's agent session must be open (see `openAgentSession`). */
   async run(): Promise<unknown> {
-    const unwatch = watchAttempt(this.h, {
+    const unwatch = this.attempt.watch({
       rejected: (errors) => this.#rejections.push(errors),
       ended: () =>
         this.#stop.halt(new AgentFailure("cancelled", "the attempt ended before its agent")),
@@ -79,11 +77,11 @@ export class AgentCall {
   }
 
   async #start(): Promise<unknown> {
-    const { core, task } = this.h;
-    const baseline = (await core.store.listSubmissions(task.id)).at(-1)?.id ?? 0;
+    const { task } = this.attempt;
+    const baseline = (await this.attempt.submissions()).at(-1)?.id ?? 0;
     const url = await this.deps.publicUrl();
     this.#throwIfStopped();
-    const token = await mintTaskToken(core, task);
+    const token = await this.attempt.issueToken();
     this.#throwIfStopped();
     this.#proc = spawnAgent(this.spec.config, {
       YARDMASTER_URL: url,
@@ -132,7 +130,7 @@ export class AgentCall {
         conn.agent.request(methods.agent.session.prompt, { sessionId, prompt }),
       );
       this.#stats.turnUsage(res.usage);
-      const latest = (await this.h.core.store.listSubmissions(this.h.task.id)).at(-1);
+      const latest = (await this.attempt.submissions()).at(-1);
       if (latest && latest.id > baseline) {
         this.#result = latest.id;
         return latest.payload;
@@ -155,11 +153,8 @@ export class AgentCall {
   }
 
   async #repair(turn: number) {
-    const { core, task } = this.h;
     const reason = this.#rejections.length ? "rejected" : "nothing_submitted";
-    await core.uow.run(async (work) => {
-      work.emit("submission.repair", task.run_id, task.id, { node: task.node, reason, turn });
-    });
+    await this.attempt.announceRepair(reason, turn);
     this.#stats.repairTurns = turn;
     return repairPrompt(reason, this.#rejections, this.#info);
   }
@@ -178,12 +173,15 @@ export class AgentCall {
       const stats = this.#stats.finish(this.#transcript.toolCalls, reason);
       // Stats are written while the process winds down: on shutdown the store closes soon.
       const result = this.#result === null ? null : { submission: this.#result, call: this.call };
-      await Promise.all([terminated, recordSessionEnd(this.h, this.spec.name, stats, result)]);
+      await Promise.all([
+        terminated,
+        recordSessionEnd(this.attempt, this.spec.name, stats, result),
+      ]);
     } catch {
       // Recording is best effort (the run may have been deleted); the process still ends.
       await terminated;
     } finally {
-      this.deps.sessions.close(this.h.task.id);
+      this.deps.sessions.close(this.attempt.task.id);
     }
   }
 }

@@ -2,7 +2,7 @@
 // agent on the attempt (typescript.md section 3) and resolves with its accepted submission.
 import { describeError, NonRetryable } from "../authoring/index.ts";
 import type { AgentConfig } from "../config/server-config.ts";
-import type { AttemptHandle, ContextExtensions } from "../engine/task-context.ts";
+import { AttemptCommands, type AttemptHandle, type ContextExtensions } from "../engine/index.ts";
 import type { AgentSessions } from "../service/agent/agent-sessions.ts";
 import { AgentCall } from "./agent-call.ts";
 import { type AgentCallSpec, parseAgentOptions } from "./agent-options.ts";
@@ -28,15 +28,14 @@ export function createAgentExtension(options: AgentExtensionOptions): AgentExten
   };
   return async (handle: AttemptHandle, opts: Record<string, unknown>, call: number) => {
     const spec = parseAgentOptions(opts, options.agents);
+    const attempt = new AttemptCommands(handle);
     // A call this attempt already finished (its body runs again after a restart) resolves with
     // the submission it resolved with then, as an answered ask does: the agent is not run
     // twice, and what the body did with that result (a person approving it) still holds.
-    const done = (await handle.core.store.listSubmissions(handle.task.id)).find(
-      (s) => s.agent_call === call,
-    );
+    const done = (await attempt.submissions()).find((s) => s.agent_call === call);
     if (done) return done.payload;
-    openAgentSession(options.sessions, handle.task.id, spec);
-    return new AgentCall(handle, spec, deps, call).run();
+    openAgentSession(options.sessions, attempt.task.id, spec);
+    return new AgentCall(attempt, spec, deps, call).run();
   };
 }
 

@@ -2,7 +2,7 @@
 // every AgentFailure is an ordinary, retryable failure of the attempt: a fresh agent session
 // may well do better, and the node's `retries` decides how often that is tried.
 import { describeError, isNodeTimeout, isNonRetryable } from "../authoring/index.ts";
-import { isInterrupt } from "../engine/interrupt.ts";
+import { isInterrupt } from "../engine/index.ts";
 import { type AgentProcess, describeExit } from "./agent-process.ts";
 
 export type AgentReason =

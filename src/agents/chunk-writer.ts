@@ -1,8 +1,8 @@
 // Storing the transcript. Agents stream token by token, so chunks are batched: a batch is
 // stored every FLUSH_MS or as soon as MAX_BATCH chunks wait, and adjacent pieces of text (or of
-// thought) are joined into one chunk. Each stored batch is announced by an ephemeral
-// `task.stream` event carrying its seq range; the event is published, never stored.
-import type { AttemptHandle } from "../engine/task-context.ts";
+// thought) are joined into one chunk. Each batch is one transaction of the attempt API
+// (`appendTranscript`), announced by an ephemeral `task.stream` event.
+import type { AttemptCommands } from "../engine/index.ts";
 import type { Chunk } from "./transcript.ts";
 
 export const FLUSH_MS = 50;
@@ -16,7 +16,7 @@ export class ChunkWriter {
   #chain: Promise<void> = Promise.resolve();
   #closed = false;
 
-  constructor(private readonly h: AttemptHandle) {}
+  constructor(private readonly attempt: AttemptCommands) {}
 
   push(chunk: Chunk): void {
     if (this.#closed || chunk.text === "") return;
@@ -37,7 +37,7 @@ export class ChunkWriter {
     const batch = this.#pending.splice(0);
     if (batch.length) {
       // A failed write (the run was deleted meanwhile) loses that batch, never the attempt.
-      this.#chain = this.#chain.then(() => this.#store(batch)).catch(() => {});
+      this.#chain = this.#chain.then(() => this.attempt.appendTranscript(batch)).catch(() => {});
     }
     return this.#chain;
   }
@@ -47,21 +47,5 @@ export class ChunkWriter {
     const done = this.flush();
     this.#closed = true;
     return done;
-  }
-
-  async #store(batch: Chunk[]): Promise<void> {
-    const { core, task } = this.h;
-    const stored = await core.store.transact((tx) => tx.appendChunks(task.id, batch, Date.now()));
-    if (!stored.length) return;
-    core.bus.publish([
-      {
-        id: null,
-        name: "task.stream",
-        run_id: task.run_id,
-        task_id: task.id,
-        created: Date.now(),
-        data: { seq_from: stored[0].seq, seq_to: stored.at(-1)!.seq },
-      },
-    ]);
   }
 }

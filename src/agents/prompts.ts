@@ -2,6 +2,7 @@
 // result (the agent's chat is never read as the result), and, after a turn that ended without
 // a valid submission, a repair prompt that says what went wrong and what to submit.
 import type { ContentBlock } from "@agentclientprotocol/sdk/unstable";
+import type { RepairReason } from "../engine/index.ts";
 
 export interface DeliveryInfo {
   taskId: number;
@@ -28,8 +29,6 @@ export function firstPrompt(prompt: string, info: DeliveryInfo): ContentBlock[] 
     { type: "text", text: `${howToSubmit(info)}\n${schemaText(info.outputSchema)}` },
   ];
 }
-
-export type RepairReason = "nothing_submitted" | "rejected";
 
 export function repairPrompt(
   reason: RepairReason,

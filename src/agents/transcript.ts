@@ -7,9 +7,9 @@ import type {
   SessionUpdate,
   ToolCallContent,
 } from "@agentclientprotocol/sdk/unstable";
-import type { StreamChunkRecord } from "../engine/domain.ts";
+import type { TranscriptChunk } from "../engine/index.ts";
 
-export type Chunk = Pick<StreamChunkRecord, "kind" | "text">;
+export type Chunk = TranscriptChunk;
 
 function compactJson(value: unknown): string {
   try {

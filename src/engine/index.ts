@@ -4,6 +4,8 @@
 // - The engine and its commands: `Engine` (lifecycle, `register`, `commands`), the command input
 //   types, and `EngineError`, the refusal every command throws (the service maps its codes).
 // - What a store implements: the Store interface and the domain records it persists.
+// - The attempt API the agent side uses (agents/, service/agent/): the live attempt's commands
+//   and the commands an agent's task token may run.
 // - What readers of the engine's state use: the event bus, the observer interface, the registry
 //   types, the run outputs the views show, the in-flight query of the registrar.
 //
@@ -78,3 +80,22 @@ export {
   type TaskGuard,
 } from "./store.ts";
 export type { ContextExtensions } from "./task-context.ts";
+
+// Attempt API (agents)
+export {
+  type AgentQuestion,
+  awaitAgentAnswer,
+  openAgentQuestion,
+} from "./commands/agent-ask.ts";
+export { appendAgentLog } from "./commands/agent-log.ts";
+export type { PermissionFields } from "./commands/agent-permission.ts";
+export type { SessionEnd } from "./commands/agent-session.ts";
+export {
+  type RepairReason,
+  rejectAgentSubmission,
+  submitAgentResult,
+} from "./commands/agent-submit.ts";
+export type { TranscriptChunk } from "./commands/agent-transcript.ts";
+export { AttemptCommands, type AttemptWatcher } from "./commands/attempt.ts";
+export * from "./commands/attempt-shared.ts";
+export { attemptOfToken, issueTaskToken } from "./commands/attempt-token.ts";

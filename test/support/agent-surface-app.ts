@@ -3,12 +3,11 @@
 // test can act as the agent of that attempt.
 import type { FastifyInstance } from "fastify";
 import { workflow } from "../../src/authoring/index.ts";
-import type { TaskRecord } from "../../src/engine/domain.ts";
+import { issueTaskToken, type TaskRecord } from "../../src/engine/index.ts";
 import { buildApp } from "../../src/http/app.ts";
 import { createAuthGate } from "../../src/http/auth.ts";
 import { AgentService } from "../../src/service/agent/agent-service.ts";
 import { AgentSessions } from "../../src/service/agent/agent-sessions.ts";
-import { mintTaskToken } from "../../src/service/agent/task-tokens.ts";
 import { gate, type Harness, startHarness } from "./engine-harness.ts";
 
 export interface SurfaceApp {
@@ -66,7 +65,7 @@ export async function startSurfaceApp(): Promise<SurfaceApp> {
       const { run_id } = await h.service.submitRun("agented", { title });
       const started = await h.waitEvent("task.started", (e) => e.run_id === run_id);
       const task = (await h.store.getTask(started.task_id!))!;
-      return { task, token: await mintTaskToken(h.engine, task), runId: run_id };
+      return { task, token: await issueTaskToken(h.engine, task), runId: run_id };
     },
     async call(method, path, token, body) {
       const headers: Record<string, string> = {};
