@@ -2,6 +2,7 @@
 // stored every FLUSH_MS or as soon as MAX_BATCH chunks wait, and adjacent pieces of text (or of
 // thought) are joined into one chunk. Each stored batch is announced by an ephemeral
 // `task.stream` event carrying its seq range; the event is published, never stored.
+import type { EventData } from "../engine/events.ts";
 import type { AttemptHandle } from "../engine/task-context.ts";
 import type { Chunk } from "./transcript.ts";
 
@@ -60,7 +61,10 @@ export class ChunkWriter {
         run_id: task.run_id,
         task_id: task.id,
         created: Date.now(),
-        data: { seq_from: stored[0].seq, seq_to: stored.at(-1)!.seq },
+        data: {
+          seq_from: stored[0].seq,
+          seq_to: stored.at(-1)!.seq,
+        } satisfies EventData<"task.stream">,
       },
     ]);
   }
