@@ -17,6 +17,8 @@ import {
   EVENTS,
   PLUGIN_EVENT_PATTERN,
 } from "../src/engine/events.ts";
+import { eventDataComponent } from "../src/service/schemas/events.ts";
+import { startApp } from "./http-fixtures.ts";
 import { type AgentServer, startAgentServer } from "./support/agent-server.ts";
 import { gate, type Harness, startHarness } from "./support/engine-harness.ts";
 
@@ -264,6 +266,31 @@ events_hot.node({ start: true }, async function only() { return 1; });
       expect(s!.named(name).length, name).toBe(1);
     }
     expect(problemsOf(s!.events)).toEqual([]);
+  });
+});
+
+describe("/openapi.json", () => {
+  it("names each core event's data schema, and EventDataByName refers to each", async () => {
+    const app = await startApp();
+    try {
+      const doc: any = await (await fetch(`${app.base}/openapi.json`)).json();
+      const schemas = doc.components.schemas;
+      const byName = schemas.EventDataByName;
+      expect(Object.keys(byName.properties)).toEqual([...EVENT_NAMES]);
+      expect(byName.required).toEqual([...EVENT_NAMES]);
+      for (const name of EVENT_NAMES) {
+        const component = eventDataComponent(name);
+        expect(byName.properties[name], name).toEqual({
+          $ref: `#/components/schemas/${component}`,
+        });
+        expect(schemas[component]?.type, component).toBe("object");
+        expect(schemas[component].additionalProperties, component).toBe(false);
+      }
+      expect(eventDataComponent("agent.stats")).toBe("AgentStats");
+      expect(eventDataComponent("task.dead_lettered")).toBe("EventData_task_dead_lettered");
+    } finally {
+      await app.app.close();
+    }
   });
 });
 
