@@ -262,8 +262,8 @@ export const EVENTS = {
   ),
   "agent.stats": entry("An agent session ended; its measurements.", AgentStatsData),
   "engine.recovered": entry(
-    "Attempts left in progress by an earlier server, or orphaned by a removed workflow, were " +
-      "made ready again.",
+    "Attempts left in progress by an earlier server, or orphaned by a workflow's removal and " +
+      "found when it is registered again, were made ready again.",
     z.strictObject({ task_ids: ids() }),
   ),
   "engine.stopping": entry(
