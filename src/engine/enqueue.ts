@@ -53,7 +53,8 @@ export async function enqueueTask(
     payload_present: task.payload_present,
     reason: spec.lineage.reason,
     branch: eventFrames(task.branch),
-    from_task: spec.lineage.reason === "join" ? spec.lineage.from_task : spec.lineage.parent,
+    from_task:
+      spec.lineage.reason === "join" ? (spec.lineage.from_task ?? null) : spec.lineage.parent,
     arrivals: spec.lineage.arrivals ?? null,
   });
   return task;

@@ -13,6 +13,24 @@
 // `import type`, which loads nothing.
 
 export { askPerson } from "./ask.ts";
+// Attempt API (agents)
+export {
+  type AgentQuestion,
+  awaitAgentAnswer,
+  openAgentQuestion,
+} from "./commands/agent-ask.ts";
+export { appendAgentLog } from "./commands/agent-log.ts";
+export type { PermissionFields } from "./commands/agent-permission.ts";
+export type { SessionEnd } from "./commands/agent-session.ts";
+export {
+  type RepairReason,
+  rejectAgentSubmission,
+  submitAgentResult,
+} from "./commands/agent-submit.ts";
+export type { TranscriptChunk } from "./commands/agent-transcript.ts";
+export { AttemptCommands, type AttemptWatcher } from "./commands/attempt.ts";
+export * from "./commands/attempt-shared.ts";
+export { attemptOfToken, issueTaskToken } from "./commands/attempt-token.ts";
 export type {
   AnswerAuthor,
   AnswerInput,
@@ -54,6 +72,22 @@ export {
 export { Engine, type EngineOptions } from "./engine.ts";
 export { type DomainErrorCode, EngineError } from "./errors.ts";
 export { EventBus, type EventListener } from "./event-bus.ts";
+// The event vocabulary: every core event's name and data schema (the service's OpenAPI
+// description and the console's types derive from it).
+export {
+  AgentStatsData,
+  type CoreEventName,
+  EPHEMERAL_EVENT_NAMES,
+  type EphemeralEventName,
+  EVENT_NAMES,
+  EVENTS,
+  type EventData,
+  type EventName,
+  PLUGIN_EVENT_PATTERN,
+  type PluginEventData,
+  type PluginEventName,
+  type StoredEventName,
+} from "./events.ts";
 export { inFlightTasks } from "./in-flight.ts";
 export type {
   AttemptFacts,
@@ -80,22 +114,3 @@ export {
   type TaskGuard,
 } from "./store.ts";
 export type { ContextExtensions } from "./task-context.ts";
-
-// Attempt API (agents)
-export {
-  type AgentQuestion,
-  awaitAgentAnswer,
-  openAgentQuestion,
-} from "./commands/agent-ask.ts";
-export { appendAgentLog } from "./commands/agent-log.ts";
-export type { PermissionFields } from "./commands/agent-permission.ts";
-export type { SessionEnd } from "./commands/agent-session.ts";
-export {
-  type RepairReason,
-  rejectAgentSubmission,
-  submitAgentResult,
-} from "./commands/agent-submit.ts";
-export type { TranscriptChunk } from "./commands/agent-transcript.ts";
-export { AttemptCommands, type AttemptWatcher } from "./commands/attempt.ts";
-export * from "./commands/attempt-shared.ts";
-export { attemptOfToken, issueTaskToken } from "./commands/attempt-token.ts";

@@ -1,8 +1,9 @@
 // A unit of work is one store transaction plus the events that describe it. Events are
 // collected while the transaction runs, stored by the same transaction, and published on the
 // bus only after it committed, so subscribers never see a change that rolled back.
-import type { EventRecord, Json, NewEvent } from "./domain.ts";
+import type { EventRecord, NewEvent } from "./domain.ts";
 import type { EventBus } from "./event-bus.ts";
+import type { EphemeralEventName, EventData, StoredEventName } from "./events.ts";
 import type { EngineObserver } from "./observer.ts";
 import type { Store, StoreWriter } from "./store.ts";
 
@@ -10,27 +11,32 @@ export interface Work {
   readonly tx: StoreWriter;
   /** The transaction's clock: one instant for every row and event it writes. */
   readonly now: number;
-  emit(
-    name: string,
+  /** Adds an event to store and publish with the transaction; its data as `EVENTS` types it. */
+  emit<K extends StoredEventName>(
+    name: K,
     runId: string | null,
     taskId: number | null,
-    data: Record<string, unknown>,
+    data: EventData<K>,
   ): void;
   /** How many events were emitted so far; pass it to `emitAt` to place an event earlier. */
   mark(): number;
-  emitAt(
+  emitAt<K extends StoredEventName>(
     mark: number,
-    name: string,
+    name: K,
     runId: string | null,
     taskId: number | null,
-    data: Record<string, unknown>,
+    data: EventData<K>,
   ): void;
   /** Runs after commit (e.g. abort a live attempt, wake a pool). */
   after(fn: () => void): void;
   /** Turns the events emitted so far for `runId` into unstored ones (the run is being deleted). */
   unstoreRun(runId: string): void;
   /** Events that are published but never stored (`run.deleted`). */
-  emitUnstored(name: string, runId: string | null, data: Record<string, Json>): void;
+  emitUnstored<K extends EphemeralEventName>(
+    name: K,
+    runId: string | null,
+    data: EventData<K>,
+  ): void;
 }
 
 /** One transaction's `Work`. A class, not an object of closures: one is made per unit of work. */
@@ -44,7 +50,12 @@ class UnitWork implements Work {
     readonly now: number,
   ) {}
 
-  emit(name: string, run_id: string | null, task_id: number | null, data: Record<string, unknown>) {
+  emit<K extends StoredEventName>(
+    name: K,
+    run_id: string | null,
+    task_id: number | null,
+    data: EventData<K>,
+  ) {
     this.pending.push({ name, run_id, task_id, data });
   }
 
@@ -52,12 +63,12 @@ class UnitWork implements Work {
     return this.pending.length;
   }
 
-  emitAt(
+  emitAt<K extends StoredEventName>(
     mark: number,
-    name: string,
+    name: K,
     run_id: string | null,
     task_id: number | null,
-    data: Record<string, unknown>,
+    data: EventData<K>,
   ) {
     this.pending.splice(mark, 0, { name, run_id, task_id, data });
   }
@@ -74,7 +85,11 @@ class UnitWork implements Work {
     this.pending.splice(0, this.pending.length, ...kept);
   }
 
-  emitUnstored(name: string, run_id: string | null, data: Record<string, Json>): void {
+  emitUnstored<K extends EphemeralEventName>(
+    name: K,
+    run_id: string | null,
+    data: EventData<K>,
+  ): void {
     this.unstored.push({ id: null, name, run_id, task_id: null, data, created: this.now });
   }
 }

@@ -5,6 +5,7 @@
 // an attempt stopped meanwhile: they report the session the stop ended.
 import { staleOpenRequests } from "../ask.ts";
 import type { Json } from "../domain.ts";
+import type { EventData } from "../events.ts";
 import type { AttemptHandle } from "../task-context.ts";
 import { appendLog } from "../work-log.ts";
 
@@ -12,7 +13,7 @@ export interface SessionEnd {
   /** The attempt's stats given what its row holds (an earlier session's, or null). */
   stats(previous: Record<string, Json> | null): Record<string, Json>;
   /** The session's own stats: the `agent.stats` event's data. */
-  event: Record<string, unknown>;
+  event: EventData<"agent.stats">;
   /** The `stats` work-log entry (author `engine`). */
   log: string;
   /**

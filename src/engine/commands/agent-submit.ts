@@ -5,6 +5,7 @@
 // submission when its turn ends, recorded with the session's end (agent-session.ts).
 import type { EngineCore } from "../core.ts";
 import type { Json, SubmissionRecord, TaskRecord } from "../domain.ts";
+import type { EventData } from "../events.ts";
 import { requireTokenLive } from "./attempt-token.ts";
 
 /** Stores `payload` as the attempt's newest submission. */
@@ -32,7 +33,7 @@ export async function submitAgentResult(
 export async function rejectAgentSubmission(
   core: EngineCore,
   task: TaskRecord,
-  errors: unknown,
+  errors: EventData<"submission.rejected">["errors"],
 ): Promise<void> {
   await core.uow.run(async (work) => {
     await requireTokenLive(work.tx, task);

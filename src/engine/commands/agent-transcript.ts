@@ -4,6 +4,7 @@
 // chunks are committed and never stored.
 import type { EngineCore } from "../core.ts";
 import type { StreamChunkRecord, TaskRecord } from "../domain.ts";
+import type { EventData } from "../events.ts";
 
 export type TranscriptChunk = Pick<StreamChunkRecord, "kind" | "text">;
 
@@ -21,7 +22,10 @@ export async function appendTranscript(
       run_id: task.run_id,
       task_id: task.id,
       created: Date.now(),
-      data: { seq_from: stored[0].seq, seq_to: stored.at(-1)!.seq },
+      data: {
+        seq_from: stored[0].seq,
+        seq_to: stored.at(-1)!.seq,
+      } satisfies EventData<"task.stream">,
     },
   ]);
 }

@@ -80,7 +80,8 @@ export async function answerRequest(
     });
     work.emit("request.answered", req.run_id, req.task_id, {
       author,
-      option_id: req.mode === "options" ? answer : null,
+      // readAnswer answers the chosen option id in options mode.
+      option_id: req.mode === "options" ? (answer as string) : null,
       request_id: req.id,
     });
     return answered;

@@ -1,48 +1,30 @@
-// The event vocabulary (http-api.md "Events") and the envelope every event travels in, both on
-// the SSE stream and on the run events page.
+// The event vocabulary as the API documents it: the names, the envelope every event travels in
+// (on the SSE stream and on the run events page), and each core event's data. All of it comes
+// from the engine's map (engine/events.ts); this file only names it for /openapi.json.
+//
+// Each event's data schema is the component `EventData_<name>` (the event name with `.` turned
+// into `_`: `EventData_run_created`, `EventData_task_dead_lettered`), except `agent.stats`,
+// whose data keeps its older name `AgentStats`. `EventDataByName` ties them together: an object
+// schema with one property per core event name, each a `$ref` to that event's data. No route
+// returns it; it exists for clients. Why an object and not a `oneOf` of envelopes: a generator
+// such as openapi-typescript turns it into a plain lookup type, `EventDataByName["run.created"]`,
+// which a client indexes with the `name` of an envelope it received (`EventEnvelope` keeps
+// `data` a free JSON object, so what clients see on the wire is unchanged); a `oneOf` over the
+// 34 events would need a literal discriminator that OpenAPI 3.0 can only spell as a one-value
+// enum, and gives a union to narrow rather than a type to look up. Plugin events
+// (`plugin.<workflow>.<name>`) are left out: their data is any JSON object the workflow chose.
 import { z } from "zod";
+import {
+  AgentStatsData,
+  type CoreEventName,
+  EPHEMERAL_EVENT_NAMES,
+  EVENT_NAMES,
+  EVENTS,
+  PLUGIN_EVENT_PATTERN,
+} from "../../engine/index.ts";
 import { doc, isoDate, jsonObject, named } from "./common.ts";
 
-/** The 34 core event names: a closed enumeration (plugin events live under `plugin.`). */
-export const EVENT_NAMES = [
-  "run.created",
-  "run.started",
-  "run.updated",
-  "run.reordered",
-  "run.paused",
-  "run.resumed",
-  "run.cancelled",
-  "run.deleted",
-  "run.completed",
-  "run.failed",
-  "task.enqueued",
-  "join.arrived",
-  "task.started",
-  "task.done",
-  "task.failed",
-  "task.dead_lettered",
-  "task.waiting",
-  "task.resumed",
-  "task.cancelled",
-  "task.moved",
-  "task.status_set",
-  "task.stream",
-  "submission.accepted",
-  "submission.rejected",
-  "submission.repair",
-  "request.opened",
-  "request.answered",
-  "log.appended",
-  "agent.stats",
-  "engine.recovered",
-  "engine.stopping",
-  "workflow.registered",
-  "workflow.replaced",
-  "workflow.unregistered",
-] as const;
-
-/** Events that are never stored: they carry no id and never appear on the events page. */
-export const EPHEMERAL_EVENT_NAMES: readonly string[] = ["task.stream"];
+export { EPHEMERAL_EVENT_NAMES, EVENT_NAMES, PLUGIN_EVENT_PATTERN };
 
 export const EventName = named(
   "EventName",
@@ -51,8 +33,6 @@ export const EventName = named(
     "`plugin.<workflow>.<name>` carries events a workflow publishes (see PluginEventName).",
 );
 export type EventName = z.infer<typeof EventName>;
-
-export const PLUGIN_EVENT_PATTERN = /^plugin\.[A-Za-z_][A-Za-z0-9_]*\.\S+$/;
 
 export const PluginEventName = named(
   "PluginEventName",
@@ -76,38 +56,32 @@ export const EventEnvelope = named(
 );
 export type EventEnvelope = z.infer<typeof EventEnvelope>;
 
-const optionalNumber = () => z.number().nullable().optional();
-const optionalInt = () => z.int().nullable().optional();
-
 export const AgentStats = named(
   "AgentStats",
-  z.strictObject({
-    node: z.string(),
-    attempt: z.int(),
-    status: z.enum(["ok", "failed"]),
-    duration_s: z.number(),
-    cost: optionalNumber(),
-    denied_permissions: optionalInt(),
-    input_tokens: optionalInt(),
-    model: z.string().nullable().optional(),
-    output_tokens: optionalInt(),
-    repair_turns: optionalInt(),
-    session_id: z.string().nullable().optional(),
-    tool_calls: optionalInt(),
-    total_tokens: optionalInt(),
-    reason: z
-      .enum([
-        "refusal",
-        "cancelled",
-        "truncated",
-        "timeout",
-        "shutdown",
-        "transport",
-        "no_submission",
-      ])
-      .nullable()
-      .optional(),
-  }),
+  AgentStatsData,
   "Data of `agent.stats`: one agent session's measurements.",
 );
 export type AgentStats = z.infer<typeof AgentStats>;
+
+/** The component name of an event's data schema (see the top of this file). */
+export function eventDataComponent(name: CoreEventName): string {
+  return name === "agent.stats" ? "AgentStats" : `EventData_${name.replaceAll(".", "_")}`;
+}
+
+for (const name of EVENT_NAMES) {
+  if (name !== "agent.stats") {
+    named(eventDataComponent(name), EVENTS[name].data, `Data of \`${name}\`: ${EVENTS[name].doc}`);
+  }
+}
+
+export const EventDataByName = named(
+  "EventDataByName",
+  z.strictObject(
+    Object.fromEntries(EVENT_NAMES.map((name) => [name, EVENTS[name].data])) as {
+      [K in CoreEventName]: (typeof EVENTS)[K]["data"];
+    },
+  ),
+  "Each core event name with the schema of its `data` (components `EventData_<name>`, and " +
+    "`AgentStats` for `agent.stats`); a lookup for clients, returned by no route. The data of " +
+    "a plugin event (`plugin.<workflow>.<name>`) is any JSON object.",
+);
