@@ -81,7 +81,10 @@ export function fromDomain(err: unknown): unknown {
   return new ServiceError(err.code, err.message, err.details, { cause: err });
 }
 
-/** Awaits an engine command, its refusal read as the catalogue's (fromDomain). */
+/**
+ * Awaits an engine command, its refusal read as the catalogue's (fromDomain), so the HTTP routes
+ * and the MCP tools (which turn only a ServiceError into a tool result) see it alike.
+ */
 export async function commanded<T>(command: Promise<T>): Promise<T> {
   try {
     return await command;

@@ -11,12 +11,11 @@ import {
   rejectAgentSubmission,
   submitAgentResult,
 } from "../../engine/index.ts";
-import { ServiceError } from "../errors.ts";
+import { commanded, ServiceError } from "../errors.ts";
 import { formValidator, schemaIssues } from "../json-schema.ts";
 import type { AgentTask, AnswerPoll, Ask, AskOut, LogRef, Ok } from "../schemas/index.ts";
 import { logView } from "../views/records.ts";
 import type { AgentSessions } from "./agent-sessions.ts";
-import { engineCall } from "./engine-call.ts";
 import { authorizeTask } from "./task-tokens.ts";
 
 export const MAX_POLL_WAIT_S = 120;
@@ -67,7 +66,7 @@ export class AgentService {
 
   async appendLog(taskId: number, token: string | undefined, text: string): Promise<LogRef> {
     const task = await authorizeTask(this.engine, taskId, token);
-    const entry = await engineCall(appendAgentLog(this.engine, task, text));
+    const entry = await commanded(appendAgentLog(this.engine, task, text));
     return { log_id: entry.id };
   }
 
@@ -76,7 +75,7 @@ export class AgentService {
     const session = this.sessions.get(task.id);
     if (session?.validate && !session.validate(payload)) {
       const errors = schemaIssues(session.validate.errors, ["body"]);
-      await engineCall(rejectAgentSubmission(this.engine, task, errors));
+      await commanded(rejectAgentSubmission(this.engine, task, errors));
       throw new ServiceError(
         "validation",
         "The submission does not fit the declared output model.",
@@ -86,7 +85,7 @@ export class AgentService {
         },
       );
     }
-    await engineCall(submitAgentResult(this.engine, task, payload));
+    await commanded(submitAgentResult(this.engine, task, payload));
     return { ok: true };
   }
 
@@ -106,7 +105,7 @@ export class AgentService {
         errors: [{ loc: ["body", "schema"], msg: refused, type: "schema_invalid" }],
       });
     }
-    const req = await engineCall(openAgentQuestion(this.engine, task, body));
+    const req = await commanded(openAgentQuestion(this.engine, task, body));
     return { request_id: req.id, mode: req.mode };
   }
 
@@ -119,7 +118,7 @@ export class AgentService {
   ): Promise<AnswerPoll> {
     const task = await authorizeTask(this.engine, taskId, token);
     const seconds = Math.min(Math.max(Number.isFinite(wait) ? wait : 0, 0), MAX_POLL_WAIT_S);
-    const req = await engineCall(awaitAgentAnswer(this.engine, task, requestId, seconds * 1000));
+    const req = await commanded(awaitAgentAnswer(this.engine, task, requestId, seconds * 1000));
     if (!req.answered_by) return { request_id: req.id, answered: false };
     return { request_id: req.id, answered: true, answer: req.answer, answered_by: req.answered_by };
   }

@@ -2,8 +2,7 @@
 // call makes before anything else about the request is read. Minting, hashing and judging a
 // token are the engine's (attempt API, engine/commands/attempt-token.ts).
 import { attemptOfToken, type EngineCore, type TaskRecord } from "../../engine/index.ts";
-import { ServiceError } from "../errors.ts";
-import { engineCall } from "./engine-call.ts";
+import { commanded, ServiceError } from "../errors.ts";
 
 export const TOKEN_HEADER = "x-service-token";
 
@@ -19,5 +18,5 @@ export async function authorizeTask(
       errors: [{ loc: ["header", TOKEN_HEADER], msg: "Field required", type: "missing" }],
     });
   }
-  return engineCall(attemptOfToken(core, taskId, token));
+  return commanded(attemptOfToken(core, taskId, token));
 }
