@@ -88,6 +88,8 @@ describe("the typed client", () => {
       void client.post("/api/workflows/{name}/runs", { params: { name: "chain" }, body: {} });
       // @ts-expect-error: GET has no body
       void client.get("/api/runs", { body: {} });
+      // @ts-expect-error: the event stream never ends; it is not a call
+      void client.get("/api/events");
     };
     expect(typeof unused).toBe("function");
   });

@@ -5,9 +5,20 @@ import type { paths } from "./openapi.ts";
 
 export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "PATCH";
 
-/** The documented paths that answer `method`. */
+/** An event stream never ends: it is read by EventSource or a streaming request instead. */
+type IsStream<Op> = Op extends {
+  responses: { 200: { content: { "text/event-stream": unknown } } };
+}
+  ? true
+  : false;
+
+/** The documented paths that answer `method` with a whole body (event streams left out). */
 export type PathsOf<M extends HttpMethod> = {
-  [P in keyof paths]: paths[P] extends Record<Lowercase<M>, object> ? P : never;
+  [P in keyof paths]: paths[P] extends Record<Lowercase<M>, infer Op>
+    ? IsStream<Op> extends true
+      ? never
+      : P
+    : never;
 }[keyof paths];
 
 /** The generated operation of `method` on `path`. */
