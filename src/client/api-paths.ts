@@ -25,12 +25,12 @@ export type PathsOf<M extends HttpMethod> = {
 export type OperationOf<P extends keyof paths, M extends HttpMethod> = paths[P][Lowercase<M> &
   keyof paths[P]];
 
-type Parameters<Op> = Op extends { parameters: infer X } ? X : never;
+type ParametersOf<Op> = Op extends { parameters: infer X } ? X : never;
 type Member<T, K extends string> = T extends { [key in K]?: infer V } ? NonNullable<V> : never;
 
 /** `{run_id: string}` for `/api/runs/{run_id}`; never when the path has no parameters. */
-export type PathParamsOf<Op> = Member<Parameters<Op>, "path">;
-export type QueryOf<Op> = Member<Parameters<Op>, "query">;
+export type PathParamsOf<Op> = Member<ParametersOf<Op>, "path">;
+export type QueryOf<Op> = Member<ParametersOf<Op>, "query">;
 type JsonBody<R> = [R] extends [never]
   ? never
   : R extends { content: { "application/json": infer B } }
