@@ -2,9 +2,9 @@
 // prepack): the console (ui/dist) when it is stale, and dist/, which is
 //  - the JavaScript of every module in src/ (tsc rewrites the `.ts` import specifiers), which
 //    the installed `yardmaster` command runs instead of compiling the sources with tsx at start;
-//  - declarations for the public entry only (src/index.ts and what its types reach): the
-//    exports map opens nothing else, so declarations of the server's internals would be dead
-//    weight;
+//  - declarations for the public entries only (src/index.ts, the typed client
+//    src/client/index.ts, and what their types reach): the exports map opens nothing else, so
+//    declarations of the server's internals would be dead weight;
 //  - Redoc's standalone bundle, the one file of the redoc package the server serves (at
 //    /redoc), so that redoc and the React tree it depends on stay out of a user's install.
 import { spawnSync } from "node:child_process";

@@ -19,6 +19,8 @@ function newest(path: string): number {
 export function uiIsFresh(): boolean {
   if (!existsSync(BUILT)) return false;
   const sources = ["src", "public", "index.html", "vite.config.ts"].map((p) => join(UI, p));
+  // The console's API types and event names come from the generated client types.
+  sources.push(join(ROOT, "src", "client", "openapi.ts"));
   const changed = Math.max(...sources.filter((p) => existsSync(p)).map(newest));
   return statSync(BUILT).mtimeMs >= changed;
 }

@@ -3,7 +3,8 @@
 // (NodeNext) and with a Bundler one, and serves it with `npx yardmaster serve`: the console's
 // page at `/`, a run completed over HTTP. The same workflow, importing the compiled package,
 // also runs on a server started from this clone's sources, and a workflow outside any project
-// gets the installed server's own entry.
+// gets the installed server's own entry. The typed client ("yardmaster/client") type-checks in
+// the project and talks to the served API.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -58,6 +59,29 @@ hello.node({ start: true }, async function answer({}, input: { title: string }) 
 });
 `;
 
+/** A user's script over the typed client: the paths, parameters and answers are typed. */
+const CLIENT = `import { ApiRefusal, createClient, EVENT_NAMES, type Schemas } from "yardmaster/client";
+
+export async function greetAndRead(baseUrl: string): Promise<Schemas["RunDetail"] | null> {
+  const client = createClient({ baseUrl, timeoutMs: 10_000 });
+  const { run_id } = await client.post("/api/workflows/{name}/runs", {
+    params: { name: "greet" },
+    body: { title: "typed" },
+  });
+  const vocabulary: readonly Schemas["EventName"][] = EVENT_NAMES;
+  // @ts-expect-error: the API documents no such path
+  void client.get("/api/nowhere");
+  try {
+    const run = await client.get("/api/runs/{run_id}", { params: { run_id } });
+    const status: Schemas["RunStatus"] = run.status;
+    return status === "completed" || vocabulary.length > 0 ? run : null;
+  } catch (error) {
+    if (error instanceof ApiRefusal && error.code === "not_found") return null;
+    throw error;
+  }
+}
+`;
+
 const CONFIG = `[server]
 host = "127.0.0.1"
 port = 0
@@ -82,7 +106,7 @@ const BUNDLER = {
     noEmit: true,
     skipLibCheck: false,
   },
-  include: ["workflows"],
+  include: ["workflows", "client.ts"],
 };
 
 beforeAll(async () => {
@@ -90,6 +114,7 @@ beforeAll(async () => {
   await installConsumer(project, packed.tarball);
   mkdirSync(join(project, "workflows"));
   writeFileSync(join(project, "workflows", "greet.ts"), GREET);
+  writeFileSync(join(project, "client.ts"), CLIENT);
   writeFileSync(join(project, "yardmaster.toml"), CONFIG);
   writeFileSync(join(project, "tsconfig.bundler.json"), JSON.stringify(BUNDLER));
   // No package.json: a CommonJS folder no project encloses.
@@ -150,6 +175,8 @@ describe("the packed package in a user's project", () => {
     expect(packed.files).toContain("bin/yardmaster.mjs");
     expect(packed.files).toContain("dist/index.js");
     expect(packed.files).toContain("dist/index.d.ts");
+    expect(packed.files).toContain("dist/client/index.js");
+    expect(packed.files).toContain("dist/client/index.d.ts");
     expect(packed.files).toContain("dist/cli/main.js");
     expect(packed.files).toContain("ui/dist/index.html");
     expect(packed.files).toContain("examples/demo.ts");
@@ -178,6 +205,14 @@ describe("the packed package in a user's project", () => {
     expect(out.trim().split(" ")).toEqual(
       expect.arrayContaining(["NonRetryable", "GraphError", "workflow", "isWorkflow"]),
     );
+    const client = await sh(project, process.execPath, [
+      "--input-type=module",
+      "-e",
+      'const m = await import("yardmaster/client"); console.log(Object.keys(m).sort().join(" "));',
+    ]);
+    expect(client.trim().split(" ")).toEqual(
+      ["ApiRefusal", "EVENT_NAMES", "YardmasterClient", "createClient"].sort(),
+    );
   });
 
   it("type-checks the workflow with the project's stock tsconfig.json and a Bundler one", async () => {
@@ -202,6 +237,15 @@ describe("the packed package in a user's project", () => {
     expect(greet.nodes.intake.description).toBe("Checks the title.");
     // A file no project encloses imports "yardmaster" too: the serving package's entry.
     expect((await runToEnd(url, "hello", "you")).output).toBe("hello, you");
+    // The typed client, from the installed package, against the served API.
+    const script = `import { createClient } from "yardmaster/client";
+      const client = createClient({ baseUrl: ${JSON.stringify(url)} });
+      const { run_id } = await client.post("/api/workflows/{name}/runs", {
+        params: { name: "greet" }, body: { title: "client" } });
+      const run = await client.get("/api/runs/{run_id}", { params: { run_id } });
+      console.log(run.title);`;
+    const title = await sh(project, process.execPath, ["--input-type=module", "-e", script]);
+    expect(title.trim()).toBe("client");
   }, 60_000);
 
   it("with no configuration, serves the demo workflow it ships", async () => {

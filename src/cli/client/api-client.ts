@@ -1,6 +1,10 @@
-// A small client of the public HTTP API over fetch. Every call is bounded by a timeout, so a
-// server that accepts the connection and then says nothing cannot hang a script.
-import { ApiRefusal, Unreachable } from "./client-errors.ts";
+// The CLI's client of the public HTTP API: the typed client (src/client/) with every call bounded
+// by a timeout, so a server that accepts the connection and then says nothing cannot hang a
+// script, and fetch's own failures worded as the commands report them (Unreachable, Interrupted).
+import type { HttpMethod, OperationOf, OptionsArg, PathsOf } from "../../client/api-paths.ts";
+import { ApiRefusal } from "../../client/api-refusal.ts";
+import { YardmasterClient } from "../../client/create-client.ts";
+import { Unreachable } from "./client-errors.ts";
 import { Interrupted } from "./client-io.ts";
 
 export interface ClientSettings {
@@ -11,64 +15,24 @@ export interface ClientSettings {
   timeoutMs: number;
 }
 
-export type Query = Record<string, string | number | boolean | undefined>;
-
-export interface ApiResponse<T> {
-  status: number;
-  body: T;
-  headers: Headers;
-}
-
-export class ApiClient {
+export class ApiClient extends YardmasterClient {
   readonly settings: ClientSettings;
 
   constructor(settings: ClientSettings) {
+    super(settings);
     this.settings = settings;
   }
 
-  url(path: string, query: Query = {}): string {
-    const url = new URL(this.settings.baseUrl + path);
-    for (const [key, value] of Object.entries(query)) {
-      if (value !== undefined) url.searchParams.set(key, String(value));
-    }
-    return url.toString();
-  }
-
-  headers(extra: Record<string, string> = {}): Record<string, string> {
-    const headers: Record<string, string> = { accept: "application/json" };
-    if (this.settings.token) headers.authorization = `Bearer ${this.settings.token}`;
-    return { ...headers, ...extra };
-  }
-
-  get<T>(path: string, query?: Query): Promise<T> {
-    return this.call<T>("GET", path, { query }).then((r) => r.body);
-  }
-
-  post<T>(path: string, body: unknown = {}): Promise<T> {
-    return this.call<T>("POST", path, { body }).then((r) => r.body);
-  }
-
   /** One request; a refusal (4xx, 5xx) throws ApiRefusal, no answer throws Unreachable. */
-  async call<T>(
-    method: string,
-    path: string,
-    options: { query?: Query; body?: unknown; signal?: AbortSignal } = {},
-  ): Promise<ApiResponse<T>> {
-    const timeout = AbortSignal.timeout(this.settings.timeoutMs);
-    const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
-    const init: RequestInit = { method, signal, headers: this.headers() };
-    if (options.body !== undefined) {
-      init.body = JSON.stringify(options.body);
-      init.headers = this.headers({ "content-type": "application/json" });
-    }
+  override async request<M extends HttpMethod, P extends PathsOf<M>>(
+    method: M,
+    path: P,
+    ...options: OptionsArg<OperationOf<P, M>>
+  ) {
     try {
-      const res = await fetch(this.url(path, options.query), init);
-      const text = await res.text();
-      const body = parseBody(text);
-      if (!res.ok) throw new ApiRefusal(res.status, isObject(body) ? body : {});
-      return { status: res.status, body: body as T, headers: res.headers };
+      return await super.request(method, path, ...options);
     } catch (error) {
-      throw this.#translate(error, options.signal);
+      throw this.#translate(error, (options[0] as { signal?: AbortSignal } | undefined)?.signal);
     }
   }
 
@@ -87,17 +51,4 @@ export class ApiClient {
     }
     return error;
   }
-}
-
-function parseBody(text: string): unknown {
-  if (text === "") return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return { error: text.slice(0, 200) };
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

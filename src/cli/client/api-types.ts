@@ -1,105 +1,22 @@
-// The parts of the API's resources (http-api.md) that the client reads. Declared here rather
-// than imported from the server, because the client speaks only the public contract.
+// The API's resources (http-api.md) under the names the commands use, as the server's schema
+// has them: aliases of the types generated from /openapi.json (src/client/openapi.ts), so the
+// client speaks only the public contract and cannot drift from it.
+import type { components } from "../../client/openapi.ts";
 
-export interface RunSummary {
-  id: string;
-  workflow: string;
-  title: string;
-  status: string;
-  position: number;
-  created: string;
-  updated: string;
-  current_nodes?: string[];
-  pending_requests?: number;
-  unregistered?: boolean;
-}
+type Schemas = components["schemas"];
 
-export interface TaskView {
-  id: number;
-  run_id: string;
-  node: string;
-  attempt: number;
-  status: string;
-  created: string;
-  started?: string | null;
-  finished?: string | null;
-  error?: string | null;
-  terminal: boolean;
-}
-
-export interface RunDetail extends RunSummary {
-  description?: string;
-  output?: unknown;
-  stats?: Record<string, number | null | undefined>;
-  tasks?: TaskView[];
-}
-
-export interface EventEnvelope {
-  id?: number | null;
-  name: string;
-  created: string;
-  run_id?: string | null;
-  task_id?: number | null;
-  data: Record<string, unknown>;
-}
-
-export interface RequestOption {
-  option_id: string;
-  name: string;
-  kind?: string | null;
-}
-
-export interface RequestView {
-  id: number;
-  run_id: string;
-  task_id: number;
-  node: string;
-  kind: string;
-  mode: "options" | "form" | "text";
-  source: string;
-  prompt: string;
-  options?: RequestOption[] | null;
-  schema?: Record<string, unknown> | null;
-  tool_call?: Record<string, unknown> | null;
-  pending: boolean;
-  stale: boolean;
-  answer?: unknown;
-  answered_by?: string | null;
-  created: string;
-  age: number;
-}
-
-export interface LogEntry {
-  id: number;
-  run_id: string;
-  node: string;
-  task_id?: number | null;
-  author: string;
-  kind?: string | null;
-  text: string;
-  created: string;
-}
-
-export interface WorkflowOut {
-  name: string;
-  start: string;
-  nodes: Record<string, { edges: string[] }>;
-  pool: string;
-  capacity: number;
-  in_flight: number;
-  target?: string | null;
-}
-
-export interface Ok {
-  ok: boolean;
-  note?: string | null;
-}
-
-export interface TaskRef {
-  task_id: number;
-}
-
-export interface RemovedWorkflowOut {
-  workflow: string;
-  task_ids: number[];
-}
+export type RunSummary = Schemas["RunSummary"];
+export type RunStatus = Schemas["RunStatus"];
+export type TaskView = Schemas["TaskView"];
+export type RunDetail = Schemas["RunDetail"];
+export type EventEnvelope = Schemas["EventEnvelope"];
+export type EventName = Schemas["EventName"];
+export type RequestOption = Schemas["RequestOption"];
+export type RequestView = Schemas["RequestView"];
+export type LogEntry = Schemas["LogEntry"];
+export type WorkflowOut = Schemas["WorkflowOut"];
+export type Ok = Schemas["Ok"];
+export type TaskRef = Schemas["TaskRef"];
+/** The statuses `set-status` may write (POST /api/tasks/{task_id}/status). */
+export type OperatorStatus = Schemas["SetStatusInput"]["status"];
+export type RemovedWorkflowOut = Schemas["RemovedWorkflowOut"];

@@ -1,23 +1,11 @@
 // The two ways a call to the server goes wrong, and how each becomes one stderr line and an
 // exit code a script can branch on (docs/cli.md, "Exit codes").
+import { ApiRefusal } from "../../client/api-refusal.ts";
 import { EXIT_FAILED } from "../cli-io.ts";
 import { EXIT_INTERRUPTED, EXIT_UNREACHABLE, Interrupted } from "./client-io.ts";
 
 /** The server answered with a refusal `{error, code, ...extras}` (or at least a status). */
-export class ApiRefusal extends Error {
-  readonly status: number;
-  readonly code: string;
-  readonly body: Record<string, unknown>;
-
-  constructor(status: number, body: Record<string, unknown>) {
-    const sentence = typeof body.error === "string" ? body.error : `HTTP ${status}`;
-    super(sentence);
-    this.name = "ApiRefusal";
-    this.status = status;
-    this.code = typeof body.code === "string" ? body.code : "unknown";
-    this.body = body;
-  }
-}
+export { ApiRefusal };
 
 /** No answer: connection refused, DNS failure, a timeout, or a stream that would not open. */
 export class Unreachable extends Error {

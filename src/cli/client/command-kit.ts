@@ -66,8 +66,3 @@ export function idArgument(value: string, what: string): number {
   }
   return Number(value);
 }
-
-/** One path segment, escaped: ids and names come from the command line as typed. */
-export function seg(value: string | number): string {
-  return encodeURIComponent(String(value));
-}

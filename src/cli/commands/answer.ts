@@ -1,7 +1,6 @@
 // `yardmaster answer REQUEST (--option ID | --value JSON | --text STRING)`: records the one
 // answer of a request; the waiting task resumes with it.
-import type { RequestView } from "../client/api-types.ts";
-import { clientCommand, idArgument, printJson, seg } from "../client/command-kit.ts";
+import { clientCommand, idArgument, printJson } from "../client/command-kit.ts";
 import { type ParsedArgs, stringOption, UsageError } from "../parse-args.ts";
 
 export const run = clientCommand("answer", {
@@ -9,10 +8,10 @@ export const run = clientCommand("answer", {
   options: { option: "string", value: "string", text: "string" },
   async run({ client, args, parsed, io, json }) {
     const id = idArgument(args[0], "REQUEST");
-    const view = await client.post<RequestView>(
-      `/api/requests/${seg(id)}/answer`,
-      answerBody(parsed),
-    );
+    const view = await client.post("/api/requests/{request_id}/answer", {
+      params: { request_id: id },
+      body: answerBody(parsed),
+    });
     if (json) return void printJson(io, view);
     io.out(`Request ${id} answered with ${JSON.stringify(view.answer ?? null)}.`);
     return undefined;

@@ -10,7 +10,7 @@ export const run = clientCommand("inbox", {
   options: { run: "string" },
   async run({ client, parsed, io, json, style }) {
     const run = typeof parsed.options.run === "string" ? parsed.options.run : undefined;
-    const requests = await client.get<RequestView[]>("/api/requests", { pending: true, run });
+    const requests = await client.get("/api/requests", { query: { pending: true, run } });
     if (json) return void printJson(io, requests);
     if (requests.length === 0) return void io.out("Inbox empty: nothing waits on a person.");
     for (const line of inboxTable(requests, style)) io.out(line);

@@ -1,7 +1,7 @@
 // `yardmaster log RUN [--write TEXT]`: a run's work log, oldest first and never truncated; with
 // --write, an operator note is appended instead.
 import type { LogEntry } from "../client/api-types.ts";
-import { clientCommand, printJson, seg } from "../client/command-kit.ts";
+import { clientCommand, printJson } from "../client/command-kit.ts";
 import type { Style } from "../format/style.ts";
 import { clockTime } from "../format/time.ts";
 import { stringOption } from "../parse-args.ts";
@@ -10,14 +10,14 @@ export const run = clientCommand("log", {
   positionals: ["RUN"],
   options: { write: "string" },
   async run({ client, args, parsed, io, json, style }) {
-    const path = `/api/runs/${seg(args[0])}/log`;
+    const params = { run_id: args[0] };
     const text = stringOption(parsed, "write");
     if (text !== undefined) {
-      const ref = await client.post<{ log_id: number }>(path, { text });
+      const ref = await client.post("/api/runs/{run_id}/log", { params, body: { text } });
       if (json) return void printJson(io, ref);
       return void io.out(`Log entry ${ref.log_id} written to run ${args[0]}.`);
     }
-    const entries = await client.get<LogEntry[]>(path);
+    const entries = await client.get("/api/runs/{run_id}/log", { params });
     if (json) return void printJson(io, entries);
     if (entries.length === 0) return void io.out("The work log is empty.");
     for (const entry of entries) for (const line of logLines(entry, style)) io.out(line);

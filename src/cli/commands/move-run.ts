@@ -1,7 +1,7 @@
 // `yardmaster move-run RUN --index N | --up | --down`: a run's place in the dispatch list.
 // --index is zero-based, as the API takes it (0 = first to be claimed); the answer and the
 // `runs` table show the 1-based position.
-import { clientCommand, printJson, seg } from "../client/command-kit.ts";
+import { clientCommand, printJson } from "../client/command-kit.ts";
 import { type ParsedArgs, stringOption, UsageError } from "../parse-args.ts";
 
 export const run = clientCommand("move-run", {
@@ -9,7 +9,10 @@ export const run = clientCommand("move-run", {
   options: { index: "string", up: "boolean", down: "boolean" },
   async run({ client, args, parsed, io, json }) {
     const body = positionBody(parsed);
-    const out = await client.post<{ position: number }>(`/api/runs/${seg(args[0])}/position`, body);
+    const out = await client.post("/api/runs/{run_id}/position", {
+      params: { run_id: args[0] },
+      body,
+    });
     if (json) return void printJson(io, out);
     io.out(`Run ${args[0]} is at position ${out.position}.`);
     return undefined;

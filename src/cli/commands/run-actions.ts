@@ -1,7 +1,6 @@
 // Steering one run: `cancel`, `pause`, `resume`, `delete RUN` and `rerun RUN NODE`. The registry
 // loads this module for each of them and picks the export by name.
-import type { Ok, TaskRef } from "../client/api-types.ts";
-import { clientCommand, printJson, seg } from "../client/command-kit.ts";
+import { clientCommand, printJson } from "../client/command-kit.ts";
 
 type Verb = "cancel" | "pause" | "resume";
 
@@ -11,7 +10,7 @@ function steer(verb: Verb) {
   return clientCommand(verb, {
     positionals: ["RUN"],
     async run({ client, args, io, json }) {
-      const ok = await client.post<Ok>(`/api/runs/${seg(args[0])}/${verb}`);
+      const ok = await client.post(`/api/runs/{run_id}/${verb}`, { params: { run_id: args[0] } });
       if (json) return void printJson(io, ok);
       io.out(`Run ${args[0]} ${PAST[verb]}${ok.note ? `: ${ok.note}` : "."}`);
       return undefined;
@@ -27,7 +26,7 @@ export const resume = steer("resume");
 export const remove = clientCommand("delete", {
   positionals: ["RUN"],
   async run({ client, args, io, json }) {
-    await client.call("DELETE", `/api/runs/${seg(args[0])}`);
+    await client.delete("/api/runs/{run_id}", { params: { run_id: args[0] } });
     if (!json) io.out(`Run ${args[0]} deleted.`);
     return undefined;
   },
@@ -37,7 +36,10 @@ export const rerun = clientCommand("rerun", {
   positionals: ["RUN", "NODE"],
   async run({ client, args, io, json }) {
     const [runId, node] = args;
-    const ref = await client.post<TaskRef>(`/api/runs/${seg(runId)}/rerun`, { node });
+    const ref = await client.post("/api/runs/{run_id}/rerun", {
+      params: { run_id: runId },
+      body: { node },
+    });
     if (json) return void printJson(io, ref);
     io.out(`Task #${ref.task_id} enqueued: a fresh attempt of ${node} in run ${runId}.`);
     return undefined;

@@ -1,6 +1,6 @@
 // `yardmaster show RUN`: one run's header fields, its output and its tasks.
 import type { RunDetail, TaskView } from "../client/api-types.ts";
-import { clientCommand, printJson, seg } from "../client/command-kit.ts";
+import { clientCommand, printJson } from "../client/command-kit.ts";
 import type { Style } from "../format/style.ts";
 import { renderFields, renderTable, truncate } from "../format/table.ts";
 import { preciseDuration, relativeTime, secondsBetween } from "../format/time.ts";
@@ -8,7 +8,7 @@ import { preciseDuration, relativeTime, secondsBetween } from "../format/time.ts
 export const run = clientCommand("show", {
   positionals: ["RUN"],
   async run({ client, args, io, json, style }) {
-    const detail = await client.get<RunDetail>(`/api/runs/${seg(args[0])}`);
+    const detail = await client.get("/api/runs/{run_id}", { params: { run_id: args[0] } });
     if (json) return void printJson(io, detail);
     for (const line of runDetailLines(detail, style)) io.out(line);
     return undefined;

@@ -1,9 +1,8 @@
 // `yardmaster submit WORKFLOW --title T [--description D] [--wait]`: queue a run and print its
 // id as the last stdout line; with --wait, follow it to its end and exit 0 only if it completed.
 import { EXIT_FAILED, EXIT_OK } from "../cli-io.ts";
-import type { RunDetail } from "../client/api-types.ts";
 import { EXIT_INTERRUPTED, interruptSignal } from "../client/client-io.ts";
-import { type ClientContext, clientCommand, printJson, seg } from "../client/command-kit.ts";
+import { type ClientContext, clientCommand, printJson } from "../client/command-kit.ts";
 import { waitForRun } from "../client/run-waiter.ts";
 import { stringOption, UsageError } from "../parse-args.ts";
 
@@ -15,10 +14,10 @@ export const run = clientCommand("submit", {
     const title = stringOption(parsed, "title");
     if (title === undefined || title === "") throw new UsageError("missing --title T");
     const description = stringOption(parsed, "description");
-    const { run_id: runId } = await client.post<{ run_id: string }>(
-      `/api/workflows/${seg(args[0])}/runs`,
-      description === undefined ? { title } : { title, description },
-    );
+    const { run_id: runId } = await client.post("/api/workflows/{name}/runs", {
+      params: { name: args[0] },
+      body: description === undefined ? { title } : { title, description },
+    });
     if (parsed.options.wait !== true) {
       if (json) printJson(io, { run_id: runId });
       else io.out(runId);
@@ -53,7 +52,7 @@ async function waitAndReport(ctx: ClientContext, runId: string): Promise<number>
     if (!json) io.out(runId);
     return EXIT_FAILED;
   }
-  const detail = await client.get<RunDetail>(`/api/runs/${seg(runId)}`);
+  const detail = await client.get("/api/runs/{run_id}", { params: { run_id: runId } });
   if (json) printJson(io, detail);
   else {
     const output = JSON.stringify(detail.output ?? null);

@@ -5,7 +5,7 @@ import { renderTable } from "../format/table.ts";
 
 export const run = clientCommand("workflows", {
   async run({ client, io, json }) {
-    const workflows = await client.get<WorkflowOut[]>("/api/workflows");
+    const workflows = await client.get("/api/workflows");
     if (json) return void printJson(io, workflows);
     if (workflows.length === 0) return void io.out("No workflows registered.");
     for (const line of workflowsTable(workflows)) io.out(line);

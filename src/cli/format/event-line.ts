@@ -1,12 +1,14 @@
 // One readable line per event for `tail` and `submit --wait`: time, event name, short run id,
 // task id, then the event's data as key=value pairs (node first, long values cut).
-import type { EventEnvelope } from "../client/api-types.ts";
+import { EVENT_NAMES } from "../../client/openapi.ts";
+import type { EventEnvelope, EventName } from "../client/api-types.ts";
 import type { Style } from "./style.ts";
 import { truncate } from "./table.ts";
 import { clockTime } from "./time.ts";
 
-/** Wide enough for every name of the closed vocabulary (`workflow.unregistered`). */
-const NAME_WIDTH = 21;
+/** Wide enough for every name of the closed vocabulary (`workflow.unregistered`, 21). */
+const NAME_WIDTH = Math.max(...EVENT_NAMES.map((name) => name.length));
+const GREEN: readonly string[] = ["run.completed", "task.done"] satisfies EventName[];
 const VALUE_MAX = 80;
 
 /** The last 8 characters of a ULID: its random part, so runs made together still differ. */
@@ -27,7 +29,7 @@ export function eventLine(event: EventEnvelope, style: Style): string {
 function colourName(name: string, padded: string, style: Style): string {
   if (/\.(failed|dead_lettered|rejected)$/.test(name)) return style.red(padded);
   if (/^request\.opened$|\.waiting$|\.paused$/.test(name)) return style.yellow(padded);
-  if (name === "run.completed" || name === "task.done") return style.green(padded);
+  if (GREEN.includes(name)) return style.green(padded);
   return padded;
 }
 

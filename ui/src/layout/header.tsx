@@ -3,7 +3,7 @@
 import { type RefObject, useSyncExternalStore } from "react";
 import { get } from "../api/client.ts";
 import { getToken, requireToken, setToken } from "../api/token.ts";
-import type { Me } from "../api/types.ts";
+import type { Health, Me } from "../api/types.ts";
 import { Icon } from "../components/icons.tsx";
 import { connectionStatus, onStatus } from "../live/event-stream.ts";
 import { useQuery } from "../live/query-cache.ts";
@@ -23,13 +23,6 @@ export function ConnectionPill() {
       {LABEL[status]}
     </span>
   );
-}
-
-interface Health {
-  version: string;
-  pools?: Record<string, { capacity: number; in_flight: number }>;
-  runs_running?: number;
-  tasks_in_progress?: number;
 }
 
 /** Slots leased per pool: the one number an operator watches while dispatching. */

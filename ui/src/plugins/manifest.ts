@@ -21,7 +21,7 @@ async function fetchManifest(): Promise<PluginManifestEntry[]> {
     // Plugin events are named exactly by refresh_on globs without a wildcard: listen to them.
     listenToNames(
       entries
-        .flatMap((e) => e.panels.flatMap((p) => p.refresh_on))
+        .flatMap((e) => e.panels.flatMap((p) => p.refresh_on ?? []))
         .filter((g) => g.startsWith("plugin.") && !g.includes("*")),
     );
     return entries;

@@ -22,7 +22,7 @@ const scopeKey = (s: PanelScope) => `${s.run_id ?? ""}:${s.task_id ?? ""}:${s.no
 
 /** Refetch on a matching event of our run (or of no run), and on gaps for wildcard plugin globs. */
 export function useRefresh(panel: PanelOut, scope: PanelScope, refetch: () => void): void {
-  const globs = panel.refresh_on.join(",");
+  const globs = (panel.refresh_on ?? []).join(",");
   const run = scope.run_id ?? null;
   useEffect(() => {
     const list = globs ? globs.split(",") : [];

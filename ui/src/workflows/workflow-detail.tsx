@@ -137,7 +137,7 @@ export function WorkflowDetail({ name }: { name: string }) {
                               {p.node ? ` (${p.node})` : ""}
                             </td>
                             <td>{p.placement}</td>
-                            <td className="muted">{p.refresh_on.join(", ") || "—"}</td>
+                            <td className="muted">{(p.refresh_on ?? []).join(", ") || "—"}</td>
                           </tr>
                         ))}
                       </tbody>

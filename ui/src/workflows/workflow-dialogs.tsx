@@ -2,15 +2,11 @@
 // is shown with its stage and the loader's full message, where the operator typed the target.
 import { type FormEvent, useState } from "react";
 import { api, enc, get, post } from "../api/client.ts";
-import type { WorkflowOut } from "../api/types.ts";
+import type { Health, WorkflowOut } from "../api/types.ts";
 import { Modal } from "../components/dialog.tsx";
 import { ErrorNote } from "../components/error-note.tsx";
 import { useAction } from "../components/use-action.ts";
 import { invalidate, markStale, useQuery } from "../live/query-cache.ts";
-
-interface Health {
-  pools?: Record<string, { capacity: number; in_flight: number }>;
-}
 
 function usePools(): string[] {
   const health = useQuery("health", () => get<Health>("/api/health"));
