@@ -4,7 +4,7 @@
 // optional parts a server mounts (agent surface, registration, plugins, metrics) are given, so
 // the document lists every route `yardmaster serve` documents; test/client-types.test.ts checks
 // that against a real server.
-import { EventBus } from "../src/engine/event-bus.ts";
+import { EventBus } from "../src/engine/index.ts";
 import { type AppDeps, buildApp } from "../src/http/app.ts";
 
 /** Any property is a function that throws: nothing may call the service while documenting. */

@@ -896,6 +896,268 @@ export interface components {
         | "no_submission"
         | null;
     };
+    /** @description Data of `run.created`: A run was submitted (its start task's `task.enqueued` follows). */
+    EventData_run_created: {
+      position: number;
+      title: string;
+      workflow: string;
+    };
+    /** @description Data of `run.started`: The run's first attempt was claimed. */
+    EventData_run_started: {
+      node: string;
+      task_id: number;
+    };
+    /** @description Data of `run.updated`: An operator edited the run, or an operation re-opened an ended run: `changed` holds the fields that changed, with their new values. */
+    EventData_run_updated: {
+      changed: {
+        title?: string;
+        description?: string;
+        /** @enum {string} */
+        status?: "queued" | "running" | "paused" | "completed" | "failed" | "cancelled";
+      };
+    };
+    /** @description Data of `run.reordered`: The run moved in the dispatch list (1-based places). */
+    EventData_run_reordered: {
+      position: number;
+      previous: number;
+    };
+    /** @description Data of `run.paused`: The run was paused. */
+    EventData_run_paused: Record<string, never>;
+    /** @description Data of `run.resumed`: The run was resumed. */
+    EventData_run_resumed: Record<string, never>;
+    /** @description Data of `run.cancelled`: The run was cancelled; `cancelled_tasks` are the attempts it stopped. */
+    EventData_run_cancelled: {
+      cancelled_tasks: number[];
+    };
+    /** @description Data of `run.deleted`: The run was deleted. Published, never stored (its rows are gone). */
+    EventData_run_deleted: {
+      title: string;
+      workflow: string;
+    };
+    /** @description Data of `run.completed`: Nothing is left to do and nothing failed unresolved: `output` is the terminal task's result, or the list of the terminal tasks' results when there are several. */
+    EventData_run_completed: {
+      node: string;
+      output: unknown;
+      task_id: number;
+      terminal_tasks: number[];
+    };
+    /** @description Data of `run.failed`: The run ended failed: an attempt dead-lettered unresolved, or a join could not complete (`code` `join_incomplete`). */
+    EventData_run_failed: {
+      error: string;
+      node: string;
+      task_id: number;
+      /** @enum {string|null} */
+      code: "join_incomplete" | null;
+    };
+    /** @description Data of `task.enqueued`: An attempt was enqueued. `from_task` is the fan-out task for a join, else the parent task (null for the start task); `arrivals` are a join's arriving task ids in branch order. */
+    EventData_task_enqueued: {
+      attempt: number;
+      node: string;
+      payload_present: boolean;
+      /** @enum {string} */
+      reason:
+        | "start"
+        | "transition"
+        | "retry"
+        | "rerun"
+        | "move"
+        | "manual_retry"
+        | "set_status"
+        | "join";
+      branch: {
+        count: number;
+        fanout: number;
+        index: number;
+      }[];
+      from_task: number | null;
+      arrivals: number[] | null;
+    };
+    /** @description Data of `join.arrived`: A branch reached a join; `late` when its frame's join task was already enqueued. */
+    EventData_join_arrived: {
+      join: string;
+      fanout_task: number;
+      index: number;
+      count: number;
+      arrived: number;
+      late: boolean;
+    };
+    /** @description Data of `task.started`: An attempt was claimed and its body starts. */
+    EventData_task_started: {
+      attempt: number;
+      node: string;
+    };
+    /** @description Data of `task.done`: An attempt succeeded: `terminal` when its node ended the branch, else the edges it took. */
+    EventData_task_done: {
+      attempt: number;
+      node: string;
+      terminal: boolean;
+      transitions: string[];
+    };
+    /** @description Data of `task.failed`: An attempt failed; `retry_task_id` is the retry enqueued for it, if any. */
+    EventData_task_failed: {
+      attempt: number;
+      node: string;
+      error: string;
+      retryable: boolean;
+      will_retry: boolean;
+      retry_task_id: number | null;
+    };
+    /** @description Data of `task.dead_lettered`: A failed attempt will not be retried (right after its `task.failed`). */
+    EventData_task_dead_lettered: {
+      attempt: number;
+      node: string;
+      error: string;
+    };
+    /** @description Data of `task.waiting`: An attempt parked on an open request and gave its pool slot back. */
+    EventData_task_waiting: {
+      node: string;
+      request_id: number;
+    };
+    /** @description Data of `task.resumed`: A waiting attempt resumes: `request_id` is the request answered last (null when none was left to answer), `waited_s` the seconds it waited. */
+    EventData_task_resumed: {
+      node: string;
+      request_id: number | null;
+      waited_s: number;
+    };
+    /** @description Data of `task.cancelled`: An attempt was cancelled; `from` is the status it had. */
+    EventData_task_cancelled: {
+      /** @enum {string} */
+      from: "ready" | "in_progress" | "waiting" | "done" | "failed" | "dead_letter" | "cancelled";
+      node: string;
+      /** @enum {string} */
+      reason: "cancel" | "move" | "delete" | "set_status";
+    };
+    /** @description Data of `task.moved`: An operator moved an attempt's payload to node `to`, enqueued as `new_task_id`. */
+    EventData_task_moved: {
+      new_task_id: number;
+      node: string;
+      to: string;
+    };
+    /** @description Data of `task.status_set`: An operator set an attempt's status. */
+    EventData_task_status_set: {
+      /** @enum {string} */
+      from: "ready" | "in_progress" | "waiting" | "done" | "failed" | "dead_letter" | "cancelled";
+      node: string;
+      /** @enum {string} */
+      to: "ready" | "cancelled" | "dead_letter";
+    };
+    /** @description Data of `task.stream`: Transcript chunks `seq_from`..`seq_to` of an agent session were stored. Published, never stored. */
+    EventData_task_stream: {
+      seq_from: number;
+      seq_to: number;
+    };
+    /** @description Data of `submission.accepted`: An agent's submission fitted its output model and was stored. */
+    EventData_submission_accepted: {
+      node: string;
+      submission_id: number;
+    };
+    /** @description Data of `submission.rejected`: An agent's submission did not fit its output model; `errors` as in a 422 `validation`. */
+    EventData_submission_rejected: {
+      node: string;
+      errors: {
+        loc: (string | number)[];
+        msg: string;
+        type: string;
+      }[];
+    };
+    /** @description Data of `submission.repair`: The runner asks the agent again (repair turn `turn`) for a valid submission. */
+    EventData_submission_repair: {
+      node: string;
+      /** @enum {string} */
+      reason: "rejected" | "nothing_submitted";
+      turn: number;
+    };
+    /** @description Data of `request.opened`: A request opened (a node's `ctx.ask` or an agent's ask); `ordinal` numbers a node's asks within the attempt and is null for an agent's. */
+    EventData_request_opened: {
+      /** @enum {string} */
+      kind: "permission" | "elicitation" | "question";
+      /** @enum {string} */
+      mode: "options" | "form" | "text";
+      node: string;
+      ordinal: number | null;
+      request_id: number;
+      /** @enum {string} */
+      source: "agent" | "node";
+    };
+    /** @description Data of `request.answered`: A request was answered, by a person (`user`) or by the agent permission policy (`engine`); `option_id` is the chosen option, null for a form or text answer. */
+    EventData_request_answered: {
+      /** @enum {string} */
+      author: "user" | "engine";
+      option_id: string | null;
+      request_id: number;
+    };
+    /** @description Data of `log.appended`: An entry was appended to the run's work log; `preview` is the start of its text. */
+    EventData_log_appended: {
+      /** @enum {string} */
+      author: "agent" | "engine" | "user";
+      /** @enum {string|null} */
+      kind: "deliverable" | "note" | "stats" | "failure" | null;
+      log_id: number;
+      node: string;
+      preview: string;
+    };
+    /** @description Data of `engine.recovered`: Attempts left in progress by an earlier server, or orphaned by a workflow's removal and found when it is registered again, were made ready again. */
+    EventData_engine_recovered: {
+      task_ids: number[];
+    };
+    /** @description Data of `engine.stopping`: The server is stopping; `task_ids` are the attempts it interrupts. */
+    EventData_engine_stopping: {
+      task_ids: number[];
+    };
+    /** @description Data of `workflow.registered`: A workflow was registered. */
+    EventData_workflow_registered: {
+      pool: string;
+      target: string | null;
+      workflow: string;
+    };
+    /** @description Data of `workflow.replaced`: A registered workflow was replaced. */
+    EventData_workflow_replaced: {
+      pool: string;
+      target: string | null;
+      workflow: string;
+    };
+    /** @description Data of `workflow.unregistered`: A workflow was removed; `task_ids` are its attempts that were in flight. */
+    EventData_workflow_unregistered: {
+      task_ids: number[];
+      workflow: string;
+    };
+    /** @description Each core event name with the schema of its `data` (components `EventData_<name>`, and `AgentStats` for `agent.stats`); a lookup for clients, returned by no route. The data of a plugin event (`plugin.<workflow>.<name>`) is any JSON object. */
+    EventDataByName: {
+      "run.created": components["schemas"]["EventData_run_created"];
+      "run.started": components["schemas"]["EventData_run_started"];
+      "run.updated": components["schemas"]["EventData_run_updated"];
+      "run.reordered": components["schemas"]["EventData_run_reordered"];
+      "run.paused": components["schemas"]["EventData_run_paused"];
+      "run.resumed": components["schemas"]["EventData_run_resumed"];
+      "run.cancelled": components["schemas"]["EventData_run_cancelled"];
+      "run.deleted": components["schemas"]["EventData_run_deleted"];
+      "run.completed": components["schemas"]["EventData_run_completed"];
+      "run.failed": components["schemas"]["EventData_run_failed"];
+      "task.enqueued": components["schemas"]["EventData_task_enqueued"];
+      "join.arrived": components["schemas"]["EventData_join_arrived"];
+      "task.started": components["schemas"]["EventData_task_started"];
+      "task.done": components["schemas"]["EventData_task_done"];
+      "task.failed": components["schemas"]["EventData_task_failed"];
+      "task.dead_lettered": components["schemas"]["EventData_task_dead_lettered"];
+      "task.waiting": components["schemas"]["EventData_task_waiting"];
+      "task.resumed": components["schemas"]["EventData_task_resumed"];
+      "task.cancelled": components["schemas"]["EventData_task_cancelled"];
+      "task.moved": components["schemas"]["EventData_task_moved"];
+      "task.status_set": components["schemas"]["EventData_task_status_set"];
+      "task.stream": components["schemas"]["EventData_task_stream"];
+      "submission.accepted": components["schemas"]["EventData_submission_accepted"];
+      "submission.rejected": components["schemas"]["EventData_submission_rejected"];
+      "submission.repair": components["schemas"]["EventData_submission_repair"];
+      "request.opened": components["schemas"]["EventData_request_opened"];
+      "request.answered": components["schemas"]["EventData_request_answered"];
+      "log.appended": components["schemas"]["EventData_log_appended"];
+      "agent.stats": components["schemas"]["AgentStats"];
+      "engine.recovered": components["schemas"]["EventData_engine_recovered"];
+      "engine.stopping": components["schemas"]["EventData_engine_stopping"];
+      "workflow.registered": components["schemas"]["EventData_workflow_registered"];
+      "workflow.replaced": components["schemas"]["EventData_workflow_replaced"];
+      "workflow.unregistered": components["schemas"]["EventData_workflow_unregistered"];
+    };
     Arrivals: {
       arrived: number;
       count: number;
