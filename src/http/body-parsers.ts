@@ -7,7 +7,7 @@
 // before it is parsed (json-depth.ts), so no deep value ever reaches a route.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ServiceError } from "../service/errors.ts";
-import { excerpt } from "../service/excerpt.ts";
+import { excerpt } from "../lib/excerpt.ts";
 import { MAX_JSON_DEPTH } from "../service/limits.ts";
 import { nestsDeeperThan } from "./json-depth.ts";
 

@@ -3,7 +3,7 @@
 import type { FastifySchemaCompiler } from "fastify";
 import type { z } from "zod";
 import type { ValidationIssue } from "../service/errors.ts";
-import { excerpt } from "../service/excerpt.ts";
+import { excerpt } from "../lib/excerpt.ts";
 
 const LOC_PREFIX: Record<string, string> = {
   body: "body",

@@ -5,7 +5,7 @@ import type { Json } from "../../engine/domain.ts";
 import type { Engine } from "../../engine/engine.ts";
 import { appendLog } from "../../engine/work-log.ts";
 import { ServiceError } from "../errors.ts";
-import { formValidator, schemaIssues } from "../json-schema.ts";
+import { formValidator, schemaIssues } from "../../lib/json-schema.ts";
 import type { AgentTask, AnswerPoll, Ask, AskOut, LogRef, Ok } from "../schemas/index.ts";
 import { logView } from "../views/records.ts";
 import type { AgentSessions } from "./agent-sessions.ts";

@@ -3,7 +3,7 @@
 import type { EngineCore } from "../../engine/core.ts";
 import type { Json, RequestRecord } from "../../engine/domain.ts";
 import { ServiceError } from "../errors.ts";
-import { formValidator, schemaIssues } from "../json-schema.ts";
+import { formValidator, schemaIssues } from "../../lib/json-schema.ts";
 
 function readAnswer(
   req: RequestRecord,
