@@ -5,7 +5,6 @@ import type { Server } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAgentExtension } from "../agents/index.ts";
-import type { LoadedWorkflow } from "../authoring/index.ts";
 import {
   ConfigError,
   type ConfigProblem,
@@ -20,6 +19,7 @@ import { Engine } from "../engine/engine.ts";
 import type { Store } from "../engine/store.ts";
 import { buildApp } from "../http/app.ts";
 import { createAuthGate, ensureToken, isLoopbackHost } from "../http/auth.ts";
+import type { LoadedWorkflow } from "../loading/index.ts";
 import { type Logger, silentLogger } from "../observability/logger.ts";
 import { Telemetry } from "../observability/telemetry.ts";
 import { flushSpans } from "../observability/tracing.ts";

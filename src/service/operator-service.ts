@@ -1,8 +1,9 @@
 // The OperatorService over one engine: reads build views from the store, writes delegate to
 // the use cases in ./operations/.
-import { readSource } from "../authoring/index.ts";
+
 import type { Engine } from "../engine/engine.ts";
 import type { StoreProbe, StoreReader } from "../engine/store.ts";
+import { readSource } from "../loading/index.ts";
 import type { OperatorService, PageQuery, RequestListQuery, RunListQuery } from "./api.ts";
 import { notFound, ServiceError } from "./errors.ts";
 import { answerRequest } from "./operations/requests.ts";

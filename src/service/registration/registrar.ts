@@ -2,9 +2,10 @@
 // 4, 5). Operations run one at a time. Each checks everything first, then persists the
 // configuration row when asked (a failed write leaves the engine untouched), then commits the
 // store row, the in-memory registry and the `workflow.*` event together.
-import type { LoadedWorkflow, TargetPlace } from "../../authoring/index.ts";
+
 import type { Engine } from "../../engine/engine.ts";
 import type { RegisteredWorkflow } from "../../engine/registry.ts";
+import type { LoadedWorkflow, TargetPlace } from "../../loading/index.ts";
 import { conflict, ServiceError } from "../errors.ts";
 import type * as S from "../schemas/index.ts";
 import { workflowView } from "../views/workflows.ts";
