@@ -2,8 +2,8 @@
 // request, `value` for text and form. One answer per request; a stale request is closed.
 import type { EngineCore } from "../../engine/core.ts";
 import type { Json, RequestRecord } from "../../engine/domain.ts";
-import { ServiceError } from "../errors.ts";
 import { formValidator, schemaIssues } from "../../lib/json-schema.ts";
+import { ServiceError } from "../errors.ts";
 
 function readAnswer(
   req: RequestRecord,
