@@ -28,6 +28,8 @@ const AREAS: Array<[RegExp, string]> = [
   [/\/src\/http\//, "http (src/http)"],
   [/\/src\/service\//, "service (src/service)"],
   [/\/src\/authoring\//, "authoring (src/authoring)"],
+  [/\/src\/loading\//, "loading (src/loading)"],
+  [/\/src\/lib\//, "lib (src/lib)"],
   [/\/bench\//, "bench workflows"],
   [/better-sqlite3/, "better-sqlite3 (JS side)"],
   [/fastify-type-provider-zod|\/zod\//, "zod"],

@@ -8,6 +8,12 @@ export {
   NodeTimeout,
   NonRetryable,
 } from "./authoring/errors.ts";
+export type {
+  ActionDeclaration,
+  PanelDeclaration,
+  PluginContext,
+  PluginScope,
+} from "./authoring/plugin-declarations.ts";
 export { isEdgeRef, isTransition } from "./authoring/refs.ts";
 export type {
   Arrival,
@@ -20,9 +26,3 @@ export type {
   Transition,
 } from "./authoring/types.ts";
 export { isWorkflow, Workflow, workflow } from "./authoring/workflow.ts";
-export type {
-  ActionDeclaration,
-  PanelDeclaration,
-  PluginContext,
-  PluginScope,
-} from "./plugins/types.ts";

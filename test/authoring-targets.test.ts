@@ -3,7 +3,8 @@
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { edgeRefs, loadTarget, readSource, route } from "../src/authoring/index.ts";
+import { edgeRefs, route } from "../src/authoring/index.ts";
+import { loadTarget, readSource } from "../src/loading/index.ts";
 import { chainWorkflow as chain, makeTempDir } from "./fixtures/workflows/temp-dir.ts";
 
 const temp = makeTempDir();

@@ -3,14 +3,8 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import {
-  classifyFailure,
-  edgeRefs,
-  type FinalGraph,
-  loadTarget,
-  readSource,
-  route,
-} from "../src/authoring/index.ts";
+import { classifyFailure, edgeRefs, type FinalGraph, route } from "../src/authoring/index.ts";
+import { loadTarget, readSource } from "../src/loading/index.ts";
 import { eventually, startTestServer } from "./support/server-harness.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));

@@ -4,17 +4,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { elideSource } from "../src/authoring/import-error.ts";
-import {
-  edgeRefs,
-  isWorkflow,
-  type LoadStage,
-  loadTarget,
-  readSource,
-  route,
-  Workflow,
-  WorkflowLoadError,
-} from "../src/authoring/index.ts";
+import { edgeRefs, isWorkflow, route, Workflow } from "../src/authoring/index.ts";
+import { elideSource } from "../src/loading/import-error.ts";
+import { type LoadStage, loadTarget, readSource, WorkflowLoadError } from "../src/loading/index.ts";
 import { makeTempDir } from "./fixtures/workflows/temp-dir.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));

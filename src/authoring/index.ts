@@ -1,5 +1,8 @@
-// Everything the engine and the service use from the authoring side, in one place.
-// Workflow authors import from the package entry (src/index.ts) instead.
+// The authoring API as the rest of the server uses it: workflows, edge refs, routing, the
+// errors a node may throw and how failures are classified, JSON conversion, the graph types.
+// Pure on purpose: nothing here loads code (that is loading/), so the engine can import it
+// without pulling in tsx, the TypeScript compiler or the plugin host. Workflow authors import
+// from the package entry (src/index.ts) instead.
 export {
   GraphError,
   isGraphError,
@@ -10,16 +13,8 @@ export {
 } from "./errors.ts";
 export { classifyFailure, describeError } from "./failure.ts";
 export { toJson } from "./json.ts";
-export {
-  type LoadedWorkflow,
-  type LoadStage,
-  loadTarget,
-  readSource,
-  WorkflowLoadError,
-} from "./loader.ts";
-export { validatePlugins } from "./plugins.ts";
+export type { LoadedWorkflow } from "./loaded-workflow.ts";
 export { edgeRefs, isEdgeRef, isTransition, makeEdgeRef } from "./refs.ts";
 export { type RoutedTransition, type Routing, route } from "./routing.ts";
-export type { TargetPlace } from "./target-roots.ts";
 export type * from "./types.ts";
 export { isWorkflow, Workflow, workflow } from "./workflow.ts";

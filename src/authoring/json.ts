@@ -1,4 +1,4 @@
-import type { Json } from "../engine/domain.ts";
+import type { Json } from "../lib/json.ts";
 import { NonRetryable } from "./errors.ts";
 
 /**

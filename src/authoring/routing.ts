@@ -1,4 +1,4 @@
-import type { Json } from "../engine/domain.ts";
+import type { Json } from "../lib/json.ts";
 import { GraphError } from "./errors.ts";
 import { toJson } from "./json.ts";
 import { isEdgeRef, isTransition } from "./refs.ts";

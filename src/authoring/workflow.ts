@@ -1,6 +1,6 @@
-import type { ActionDeclaration, PanelDeclaration } from "../plugins/types.ts";
 import { hasBrand, setBrand } from "./brand.ts";
 import { finalizeGraph, type NodeEntry } from "./finalize.ts";
+import type { ActionDeclaration, PanelDeclaration } from "./plugin-declarations.ts";
 import { makeEdgeRef } from "./refs.ts";
 import type {
   EdgeRef,

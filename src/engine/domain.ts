@@ -2,7 +2,9 @@
 // them into the HTTP views of `http-api.md`. Times are epoch milliseconds here and become
 // ISO-8601 strings only at the edge.
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+import type { Json } from "../lib/json.ts";
+
+export type { Json };
 
 export const RUN_STATUSES = [
   "queued",

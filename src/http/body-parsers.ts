@@ -6,8 +6,8 @@
 // whether or not it declared its length. A body nested deeper than MAX_JSON_DEPTH is a 422
 // before it is parsed (json-depth.ts), so no deep value ever reaches a route.
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { excerpt } from "../lib/excerpt.ts";
 import { ServiceError } from "../service/errors.ts";
-import { excerpt } from "../service/excerpt.ts";
 import { MAX_JSON_DEPTH } from "../service/limits.ts";
 import { nestsDeeperThan } from "./json-depth.ts";
 

@@ -7,7 +7,7 @@
 // set by the protocol").
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
-import { excerpt } from "../service/excerpt.ts";
+import { excerpt } from "../lib/excerpt.ts";
 
 interface ParserError extends Error {
   code?: string;

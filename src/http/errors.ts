@@ -2,8 +2,8 @@
 // errors, request validation, body parsing, unknown routes and anything unexpected.
 import { trace } from "@opentelemetry/api";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { excerpt } from "../lib/excerpt.ts";
 import { ERROR_CATALOGUE, type ErrorCode, fromDomain, ServiceError } from "../service/errors.ts";
-import { excerpt } from "../service/excerpt.ts";
 import { lingerAfterRefusal } from "./linger.ts";
 import { pathOnly } from "./logging.ts";
 import { RequestValidationError } from "./validation.ts";

@@ -2,8 +2,8 @@
 // problem, `loc` prefixed with where the value came from ("body", "query", "path", "header").
 import type { FastifySchemaCompiler } from "fastify";
 import type { z } from "zod";
+import { excerpt } from "../lib/excerpt.ts";
 import type { ValidationIssue } from "../service/errors.ts";
-import { excerpt } from "../service/excerpt.ts";
 
 const LOC_PREFIX: Record<string, string> = {
   body: "body",

@@ -13,9 +13,9 @@ import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { taskTokenCheck, tokenOf } from "../http/routes/agent-routes.ts";
 import type { ZodApp } from "../http/routes/route-kit.ts";
+import { excerpt } from "../lib/excerpt.ts";
 import type { AgentService } from "../service/agent/agent-service.ts";
 import { ServiceError } from "../service/errors.ts";
-import { excerpt } from "../service/excerpt.ts";
 import { buildAgentServer } from "./agent-tools.ts";
 
 /** A JSON-RPC 2.0 message, or a batch of them; the transport checks the rest of its shape. */

@@ -3,9 +3,9 @@
 // shows a JSON Schema, and a misfit becomes one ValidationIssue per field, under body.input.
 import type { ValidateFunction } from "ajv";
 import { z } from "zod";
-import type { ValidationIssue } from "../service/errors.ts";
-import { excerpt } from "../service/excerpt.ts";
-import { compileJsonSchema, schemaIssues } from "../service/json-schema.ts";
+import { excerpt } from "../lib/excerpt.ts";
+import { compileJsonSchema, schemaIssues } from "../lib/json-schema.ts";
+import type { ValidationIssue } from "../lib/validation-issue.ts";
 import type { InputModel } from "./types.ts";
 
 const LOC = ["body", "input"];

@@ -5,7 +5,6 @@ import type { Server } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAgentExtension } from "../agents/index.ts";
-import type { LoadedWorkflow } from "../authoring/index.ts";
 import {
   ConfigError,
   type ConfigProblem,
@@ -18,6 +17,7 @@ import type { ServerConfig } from "../config/server-config.ts";
 import { askPerson, Engine, type Store } from "../engine/index.ts";
 import { buildApp } from "../http/app.ts";
 import { createAuthGate, ensureToken, isLoopbackHost } from "../http/auth.ts";
+import type { LoadedWorkflow } from "../loading/index.ts";
 import { type Logger, silentLogger } from "../observability/logger.ts";
 import { Telemetry } from "../observability/telemetry.ts";
 import { flushSpans } from "../observability/tracing.ts";

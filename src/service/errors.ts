@@ -3,6 +3,9 @@
 // Statuses the spec leaves "not shown" are chosen here and listed in docs/errors.md.
 
 import { EngineError } from "../engine/index.ts";
+import type { ValidationIssue } from "../lib/validation-issue.ts";
+
+export type { ValidationIssue };
 
 export const ERROR_CATALOGUE = {
   not_found: 404,
@@ -41,13 +44,6 @@ export const PROTOCOL_STATUSES: Partial<Record<ErrorCode, readonly number[]>> = 
   not_found: [405],
   conflict: [429, 503],
 };
-
-/** One field-level problem, as `http-api.md` ValidationError. */
-export interface ValidationIssue {
-  loc: Array<string | number>;
-  msg: string;
-  type: string;
-}
 
 export class ServiceError extends Error {
   readonly code: ErrorCode;

@@ -1,10 +1,11 @@
-// The sizes the service accepts, in one place: the zod schemas (and so /openapi.json), the body
-// parser and the JSON Schema compiler read them from here, and docs/http.md "Limits" lists them.
+// The sizes the service accepts, in one place: the zod schemas (and so /openapi.json) and the
+// body parser read them from here, and docs/http.md "Limits" lists them. The bounds the shared
+// JSON Schema compiler applies too (nesting, schema size, echoed excerpts) live in
+// lib/limits.ts, which needs nothing of the service, and are re-exported here with the rest.
 // Each bound is far above what a real client sends and far below what would let one request
 // cost the server (or every later reader of a list) more than the body limit already allows.
 
-/** Nesting of any JSON request body, and of any JSON Schema the service compiles. */
-export const MAX_JSON_DEPTH = 64;
+export { MAX_ECHO_LENGTH, MAX_JSON_DEPTH, MAX_SCHEMA_LENGTH } from "../lib/limits.ts";
 
 /** Identifiers: names of workflows, nodes, pools, actions and options; run ids; kinds. */
 export const MAX_NAME_LENGTH = 200;
@@ -23,9 +24,3 @@ export const MAX_OPTIONS = 100;
 
 /** The event stream's `names` query (its comma-separated globs together). */
 export const MAX_EVENT_NAMES_LENGTH = 1_024;
-
-/** A JSON Schema (a form, an output model, an action's input model), in characters of JSON. */
-export const MAX_SCHEMA_LENGTH = 65_536;
-
-/** How much of a client's own input a refusal repeats back (`error`, an issue's `msg`). */
-export const MAX_ECHO_LENGTH = 200;

@@ -4,8 +4,8 @@
 // author's bug and would be the same on every try, so it throws NonRetryable.
 import { NonRetryable } from "../authoring/errors.ts";
 import type { ContextExtensions } from "../engine/index.ts";
-import { excerpt } from "./excerpt.ts";
-import { formValidator } from "./json-schema.ts";
+import { excerpt } from "../lib/excerpt.ts";
+import { formValidator } from "../lib/json-schema.ts";
 import { Ask } from "./schemas/index.ts";
 
 type AskExtension = NonNullable<ContextExtensions["ask"]>;

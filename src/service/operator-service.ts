@@ -1,7 +1,7 @@
 // The OperatorService over one engine: reads build views from the store, writes are the
 // engine's commands (engine.commands), whose refusals are read into the error catalogue here.
-import { readSource } from "../authoring/index.ts";
 import type { Engine, RunRecord, StoreProbe, StoreReader, TaskRecord } from "../engine/index.ts";
+import { readSource } from "../loading/index.ts";
 import type { OperatorService, PageQuery, RequestListQuery, RunListQuery } from "./api.ts";
 import { commanded, notFound, ServiceError } from "./errors.ts";
 import type * as S from "./schemas/index.ts";

@@ -1,9 +1,8 @@
 // Answering a request, by an operator or by the engine itself. The request's own mode decides
 // what is read: `option_id` for an options request, `value` for text and form. One answer per
-// request; a stale request is closed.
-
-// The form check is a pure validator (JSON Schema, ajv on RE2) that several layers share.
-import { formValidator, schemaIssues } from "../../service/json-schema.ts";
+// request; a stale request is closed. The form check is lib/'s JSON Schema compiler (ajv with
+// patterns on RE2), the one the service uses when a form is opened.
+import { formValidator, schemaIssues } from "../../lib/json-schema.ts";
 import type { EngineCore } from "../core.ts";
 import type { Json, RequestRecord } from "../domain.ts";
 import { EngineError, missing } from "../errors.ts";

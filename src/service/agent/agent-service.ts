@@ -11,8 +11,8 @@ import {
   rejectAgentSubmission,
   submitAgentResult,
 } from "../../engine/index.ts";
+import { formValidator, schemaIssues } from "../../lib/json-schema.ts";
 import { commanded, ServiceError } from "../errors.ts";
-import { formValidator, schemaIssues } from "../json-schema.ts";
 import type { AgentTask, AnswerPoll, Ask, AskOut, LogRef, Ok } from "../schemas/index.ts";
 import { logView } from "../views/records.ts";
 import type { AgentSessions } from "./agent-sessions.ts";

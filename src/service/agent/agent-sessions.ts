@@ -1,7 +1,7 @@
 // What the agent runner declared for an attempt: its ask policy and its output model. Kept in
 // memory beside the live attempt: both die with the attempt, exactly like its token.
 import type { ValidateFunction } from "ajv";
-import { compileJsonSchema } from "../json-schema.ts";
+import { compileJsonSchema } from "../../lib/json-schema.ts";
 
 export interface AgentSession {
   ask: "never" | "http";

@@ -8,7 +8,7 @@ import {
   type TargetPlace,
   validatePlugins,
   WorkflowLoadError,
-} from "../../authoring/index.ts";
+} from "../../loading/index.ts";
 import { ServiceError } from "../errors.ts";
 import { reservedNameProblem } from "./reserved.ts";
 

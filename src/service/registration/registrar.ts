@@ -3,8 +3,8 @@
 // configuration row when asked (a failed write leaves the engine untouched), then has the
 // engine's registration command commit the store row, the in-memory registry and the
 // `workflow.*` event together.
-import type { LoadedWorkflow, TargetPlace } from "../../authoring/index.ts";
 import { type Engine, inFlightTasks, type RegisteredWorkflow } from "../../engine/index.ts";
+import type { LoadedWorkflow, TargetPlace } from "../../loading/index.ts";
 import { commanded, conflict, ServiceError } from "../errors.ts";
 import type * as S from "../schemas/index.ts";
 import { workflowView } from "../views/workflows.ts";

@@ -12,14 +12,17 @@
 //   no lookaround and no backreferences, so a schema using them is refused when compiled;
 // - of ajv-formats' checks, `url` is the one whose regular expression backtracks (quadratic
 //   in its input), so it only runs on strings of a plausible URL's length (safe-formats.ts).
+//
+// Shared (lib/) because its callers sit in different layers: the service (forms, agents'
+// output models), the plugins' input models and the agent runner; it needs nothing of theirs.
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import RE2 from "re2";
-import type { ValidationIssue } from "./errors.ts";
 import { excerpt } from "./excerpt.ts";
 import { MAX_JSON_DEPTH, MAX_SCHEMA_LENGTH } from "./limits.ts";
 import { boundUrlFormat } from "./safe-formats.ts";
+import type { ValidationIssue } from "./validation-issue.ts";
 
 const addFormats = addFormatsModule as unknown as <T>(ajv: T) => T;
 const compilers = new Map<string, Ajv>();

@@ -1,6 +1,17 @@
+// The loader: a target string to a finalized workflow, stage by stage (target, import,
+// attribute, finalize, plugins; each failure a WorkflowLoadError naming its stage), and the
+// source of a loaded file as GET /api/workflows/{name}/source reads it.
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { tsImport } from "tsx/esm/api";
+import {
+  type FinalGraph,
+  type FinalizeHints,
+  isWorkflow,
+  type LoadedWorkflow,
+  type NodeDefaults,
+  type Workflow,
+} from "../authoring/index.ts";
 import { describeImportError } from "./import-error.ts";
 import { validatePlugins } from "./plugins.ts";
 import { installSelfResolution } from "./self-resolve.ts";
@@ -13,8 +24,6 @@ import {
   TargetPlaceError,
   targetPlace,
 } from "./target-roots.ts";
-import type { FinalGraph, FinalizeHints, NodeDefaults } from "./types.ts";
-import { isWorkflow, type Workflow } from "./workflow.ts";
 
 /** Where loading stopped, as `workflow_load_failed` reports it. */
 export type LoadStage = "target" | "import" | "attribute" | "finalize" | "plugins";
@@ -33,13 +42,7 @@ export class WorkflowLoadError extends Error {
   }
 }
 
-export interface LoadedWorkflow {
-  workflow: Workflow;
-  graph: FinalGraph;
-  /** Absolute path of the module the workflow came from; null when it is not a file. */
-  file: string | null;
-  exportName: string;
-}
+export type { LoadedWorkflow };
 
 /**
  * Imports a target and finalizes its workflow. Every call imports the file afresh (tsx's

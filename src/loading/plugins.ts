@@ -1,6 +1,7 @@
+// The loader's last stage: a workflow's plugin declarations compiled by the plugin compiler
+// (plugins/compile.ts), every problem reported at once.
+import type { FinalGraph, Workflow } from "../authoring/index.ts";
 import { assertPlugins } from "../plugins/compile.ts";
-import type { FinalGraph } from "./types.ts";
-import type { Workflow } from "./workflow.ts";
 
 /**
  * Registration-time check of plugin declarations (stage "plugins"): every `wf.action(...)` and

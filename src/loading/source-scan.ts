@@ -1,5 +1,5 @@
 import ts from "typescript";
-import { cleanDocComment } from "./signature.ts";
+import { cleanDocComment } from "../authoring/signature.ts";
 
 /** Where a node's body sits in its file, and the doc comment written for it there. */
 export interface ScannedNode {
