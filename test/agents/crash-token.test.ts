@@ -18,8 +18,8 @@ import {
   serveIn,
   somePort,
   stop,
-} from "./support/serve-process.ts";
-import { eventually } from "./support/server-harness.ts";
+} from "../support/serve-process.ts";
+import { eventually } from "../support/server-harness.ts";
 
 let dir: string;
 const children: ChildProcess[] = [];

@@ -1,7 +1,7 @@
 // Requests for human input over a real server and a real ACP agent: what `pending` and `stale`
 // say once the attempt that asked has ended (http-api.md "Request").
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AgentServer, startAgentServer } from "./support/agent-server.ts";
+import { type AgentServer, startAgentServer } from "../support/agent-server.ts";
 
 let s: AgentServer;
 beforeAll(async () => {

@@ -2,8 +2,8 @@
 // is ignored, children included), a run cancel, a node timeout, a server stop; and failures of
 // the transport or of the call itself.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AgentServer, pidAlive, startAgentServer } from "./support/agent-server.ts";
-import { eventually } from "./support/server-harness.ts";
+import { type AgentServer, pidAlive, startAgentServer } from "../support/agent-server.ts";
+import { eventually } from "../support/server-harness.ts";
 
 let s: AgentServer;
 beforeAll(async () => {

@@ -2,9 +2,9 @@
 // that dead-letter at once.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parseAgentOptions } from "../src/agents/index.ts";
-import { isNonRetryable } from "../src/authoring/index.ts";
-import type { AgentConfig } from "../src/config/server-config.ts";
+import { parseAgentOptions } from "../../src/agents/index.ts";
+import { isNonRetryable } from "../../src/authoring/index.ts";
+import type { AgentConfig } from "../../src/config/server-config.ts";
 
 const config: AgentConfig = { command: ["agent"], args: [], env: {}, cwd: "/tmp", timeout: 600 };
 const agents = { default: config, other: { ...config, timeout: null } };

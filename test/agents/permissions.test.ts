@@ -2,7 +2,7 @@
 // engine answers at once under the allow and deny policies; the agent's own timeout also ends a
 // wait for a person.
 import { afterEach, expect, it } from "vitest";
-import { type AgentServer, pidAlive, startAgentServer } from "./support/agent-server.ts";
+import { type AgentServer, pidAlive, startAgentServer } from "../support/agent-server.ts";
 
 let s: AgentServer | undefined;
 afterEach(async () => {

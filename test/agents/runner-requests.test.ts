@@ -1,7 +1,7 @@
 // ctx.agent against http-api.md's Request states, over a real server and a real ACP agent
 // process: what the agent itself asked goes stale once its session is over.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AgentServer, FLOWS, startAgentServer } from "./support/agent-server.ts";
+import { type AgentServer, FLOWS, startAgentServer } from "../support/agent-server.ts";
 
 let s: AgentServer;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // ctx.agent over a real server and a real ACP agent process: transcript and task.stream, stats,
 // submissions and repair turns, permission policies answered by the engine, option errors.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AgentServer, pidAlive, startAgentServer } from "./support/agent-server.ts";
+import { type AgentServer, pidAlive, startAgentServer } from "../support/agent-server.ts";
 
 let s: AgentServer;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // Graph checks at finalize(): every GraphError case names the workflow and the nodes involved,
 // and a graph that closes gets generations, edge kinds, options and descriptions.
 import { describe, expect, it } from "vitest";
-import { type EdgeRef, isGraphError, workflow } from "../src/authoring/index.ts";
+import { type EdgeRef, isGraphError, workflow } from "../../src/authoring/index.ts";
 
 type Edges = Record<string, EdgeRef>;
 

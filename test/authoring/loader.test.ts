@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { elideSource } from "../src/authoring/import-error.ts";
+import { elideSource } from "../../src/authoring/import-error.ts";
 import {
   edgeRefs,
   isWorkflow,
@@ -14,10 +14,10 @@ import {
   route,
   Workflow,
   WorkflowLoadError,
-} from "../src/authoring/index.ts";
-import { makeTempDir } from "./fixtures/workflows/temp-dir.ts";
+} from "../../src/authoring/index.ts";
+import { makeTempDir } from "../fixtures/workflows/temp-dir.ts";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const root = fileURLToPath(new URL("../..", import.meta.url));
 const fixtures = path.join(root, "test/fixtures/workflows");
 const temp = makeTempDir();
 const tmp = temp.dir;

@@ -15,7 +15,7 @@ import {
   route,
   toJson,
   workflow,
-} from "../src/authoring/index.ts";
+} from "../../src/authoring/index.ts";
 
 type Edges = Record<string, EdgeRef>;
 
@@ -186,7 +186,7 @@ describe("classifyFailure", () => {
   });
 
   it("recognises errors from a second copy of the module", async () => {
-    const entry = fileURLToPath(new URL("../src/index.ts", import.meta.url));
+    const entry = fileURLToPath(new URL("../../src/index.ts", import.meta.url));
     const copy = await tsImport(pathToFileURL(entry).href, import.meta.url);
     expect(copy.NonRetryable).not.toBe(NonRetryable);
     const foreign = new copy.NonRetryable("from the copy");

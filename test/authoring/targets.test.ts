@@ -3,8 +3,8 @@
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { edgeRefs, loadTarget, readSource, route } from "../src/authoring/index.ts";
-import { chainWorkflow as chain, makeTempDir } from "./fixtures/workflows/temp-dir.ts";
+import { edgeRefs, loadTarget, readSource, route } from "../../src/authoring/index.ts";
+import { chainWorkflow as chain, makeTempDir } from "../fixtures/workflows/temp-dir.ts";
 
 const temp = makeTempDir();
 const tmp = temp.dir;
@@ -29,7 +29,7 @@ describe("targets outside the fixtures folder", () => {
     const helper = write("helper.ts", 'export const suffix: string = "one";\n');
     const text = chain("withhelper", "text + suffix").replace(
       "\n",
-      '\nimport { suffix } from "./helper.ts";\n',
+      '\nimport { suffix } from "../helper.ts";\n',
     );
     write("with-helper.ts", text);
     const first = await loadTarget("with-helper.ts:withhelper", tmp);

@@ -3,9 +3,9 @@
 // a missing or wrong token is a refusal (exit 1) naming 401 unauthorized.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rotateToken } from "../src/http/auth.ts";
-import { at, startCli } from "./cli-client-kit.ts";
-import { defaultToml, startTestServer, type TestServer } from "./support/server-harness.ts";
+import { rotateToken } from "../../src/http/auth.ts";
+import { at, startCli } from "./client-kit.ts";
+import { defaultToml, startTestServer, type TestServer } from "../support/server-harness.ts";
 
 let server: TestServer;
 let token: string;

@@ -1,13 +1,13 @@
 // The pieces under the commands that have rules of their own: the hand-written SSE parser, the
 // table layout, relative times, event lines, refusal lines and the colour switch.
 import { describe, expect, it } from "vitest";
-import { ApiRefusal, refusalLine } from "../src/cli/client/client-errors.ts";
-import { colourWanted } from "../src/cli/client/client-io.ts";
-import { SseParser } from "../src/cli/client/sse-parser.ts";
-import { eventLine } from "../src/cli/format/event-line.ts";
-import { createStyle } from "../src/cli/format/style.ts";
-import { renderTable } from "../src/cli/format/table.ts";
-import { relativeTime } from "../src/cli/format/time.ts";
+import { ApiRefusal, refusalLine } from "../../src/cli/client/client-errors.ts";
+import { colourWanted } from "../../src/cli/client/client-io.ts";
+import { SseParser } from "../../src/cli/client/sse-parser.ts";
+import { eventLine } from "../../src/cli/format/event-line.ts";
+import { createStyle } from "../../src/cli/format/style.ts";
+import { renderTable } from "../../src/cli/format/table.ts";
+import { relativeTime } from "../../src/cli/format/time.ts";
 
 describe("SseParser", () => {
   it("assembles messages split anywhere across chunks, with CRLF or LF line ends", () => {
@@ -101,7 +101,7 @@ describe("formatting", () => {
 
 describe("connection settings", () => {
   it("refuses a server URL that cannot work with exit 2, before sending anything", async () => {
-    const { cli } = await import("./cli-client-kit.ts");
+    const { cli } = await import("./client-kit.ts");
     const ftp = await cli({ env: { YARDMASTER_URL: "ftp://example.org" } }, "runs");
     expect(ftp.code).toBe(2);
     expect(ftp.err).toContain("must start with http:// or https://");

@@ -3,8 +3,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
-import type { ClientIo } from "../src/cli/client/client-io.ts";
-import { main } from "../src/cli/main.ts";
+import type { ClientIo } from "../../src/cli/client/client-io.ts";
+import { main } from "../../src/cli/main.ts";
 
 export const BIN = resolve("bin/yardmaster.mjs");
 

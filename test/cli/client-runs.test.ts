@@ -1,9 +1,9 @@
 // The run commands against a real server: runs, show, submit (with --wait), log, workflows,
 // each in its human form and with --json.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { visible } from "../src/cli/format/style.ts";
-import { at, cli } from "./cli-client-kit.ts";
-import { eventually, startTestServer, type TestServer } from "./support/server-harness.ts";
+import { visible } from "../../src/cli/format/style.ts";
+import { at, cli } from "./client-kit.ts";
+import { eventually, startTestServer, type TestServer } from "../support/server-harness.ts";
 
 let server: TestServer;
 let ym: ReturnType<typeof at>;

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CliIo } from "../src/cli/cli-io.ts";
-import { main } from "../src/cli/main.ts";
+import type { CliIo } from "../../src/cli/cli-io.ts";
+import { main } from "../../src/cli/main.ts";
 
 const run = promisify(execFile);
 let dir: string;

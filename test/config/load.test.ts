@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/config/index.ts";
-import { DEFAULT_MAX_EVENT_STREAMS } from "../src/http/app.ts";
-import { DEFAULT_CONNECTION_LIMITS } from "../src/http/connection-limits.ts";
+import { ConfigError, loadConfig } from "../../src/config/index.ts";
+import { DEFAULT_MAX_EVENT_STREAMS } from "../../src/http/app.ts";
+import { DEFAULT_CONNECTION_LIMITS } from "../../src/http/connection-limits.ts";
 
 let dir: string;
 

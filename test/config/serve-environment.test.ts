@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { dropSchemas, freshSchema, postgres, withSchema } from "./support/postgres.ts";
-import { PASSWORD_ROLE } from "./support/postgres-cluster.ts";
-import { call, killAll, serveIn, serveOnce, somePort, stop } from "./support/serve-process.ts";
+import { dropSchemas, freshSchema, postgres, withSchema } from "../support/postgres.ts";
+import { PASSWORD_ROLE } from "../support/postgres-cluster.ts";
+import { call, killAll, serveIn, serveOnce, somePort, stop } from "../support/serve-process.ts";
 
 const children: ChildProcess[] = [];
 const schemas: string[] = [];

@@ -7,7 +7,7 @@ import {
   loadConfig,
   persistWorkflowRow,
   removeWorkflowRow,
-} from "../src/config/index.ts";
+} from "../../src/config/index.ts";
 
 let dir: string;
 let file: string;

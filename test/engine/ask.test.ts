@@ -3,8 +3,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { workflow } from "../src/authoring/index.ts";
-import { type Harness, startHarness } from "./support/engine-harness.ts";
+import { workflow } from "../../src/authoring/index.ts";
+import { type Harness, startHarness } from "../support/engine-harness.ts";
 
 let h: Harness | undefined;
 afterEach(async () => {

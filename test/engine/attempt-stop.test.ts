@@ -1,7 +1,7 @@
 // The attempt's stop switch: the AbortController behaviour the engine, bodies and agents rely
 // on, with the signal made only on demand.
 import { describe, expect, it } from "vitest";
-import { AttemptStop } from "../src/engine/attempt-stop.ts";
+import { AttemptStop } from "../../src/engine/attempt-stop.ts";
 
 describe("AttemptStop", () => {
   it("aborts a signal asked for before the stop, with the first reason only", async () => {

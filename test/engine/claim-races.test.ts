@@ -4,8 +4,8 @@
 // interleaving, so they are deterministic: a paused run holds a ready task while the slot is
 // free, and the resume and the racing operation are issued back to back.
 import { afterEach, describe, expect, it } from "vitest";
-import { workflow } from "../src/authoring/index.ts";
-import { gate, type Harness, startHarness } from "./support/engine-harness.ts";
+import { workflow } from "../../src/authoring/index.ts";
+import { gate, type Harness, startHarness } from "../support/engine-harness.ts";
 
 let h: Harness;
 afterEach(async () => {

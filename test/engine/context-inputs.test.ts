@@ -1,8 +1,8 @@
 // ctx.log, ctx.ask and ctx.publish refuse what the API could not serve back: the attempt
 // dead-letters with a message naming the member and the problem, and nothing is stored.
 import { afterEach, describe, expect, it } from "vitest";
-import { workflow } from "../src/authoring/index.ts";
-import { type Harness, startHarness } from "./support/engine-harness.ts";
+import { workflow } from "../../src/authoring/index.ts";
+import { type Harness, startHarness } from "../support/engine-harness.ts";
 
 let h: Harness | undefined;
 afterEach(async () => {

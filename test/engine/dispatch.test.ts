@@ -1,7 +1,7 @@
 // Pools, slots and dispatch order: capacity, run position, node priority, pause and resume.
 import { afterEach, describe, expect, it } from "vitest";
-import { workflow } from "../src/authoring/index.ts";
-import { gate, type Harness, startHarness } from "./support/engine-harness.ts";
+import { workflow } from "../../src/authoring/index.ts";
+import { gate, type Harness, startHarness } from "../support/engine-harness.ts";
 
 let h: Harness;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 // The failure policy: retries, NonRetryable and GraphError at once, node timeouts.
 import { afterEach, describe, expect, it } from "vitest";
-import { GraphError, NonRetryable, workflow } from "../src/authoring/index.ts";
-import { type Harness, startHarness } from "./support/engine-harness.ts";
+import { GraphError, NonRetryable, workflow } from "../../src/authoring/index.ts";
+import { type Harness, startHarness } from "../support/engine-harness.ts";
 
 let h: Harness;
 afterEach(async () => {

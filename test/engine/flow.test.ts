@@ -1,7 +1,7 @@
 // Runs flowing through graphs: chains, fan-out and join (nested), outputs, join_incomplete.
 import { afterEach, describe, expect, it } from "vitest";
-import { type Arrival, NonRetryable, workflow } from "../src/authoring/index.ts";
-import { type Harness, startHarness } from "./support/engine-harness.ts";
+import { type Arrival, NonRetryable, workflow } from "../../src/authoring/index.ts";
+import { type Harness, startHarness } from "../support/engine-harness.ts";
 
 let h: Harness;
 afterEach(async () => {

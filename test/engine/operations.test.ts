@@ -1,7 +1,7 @@
 // Operator operations: edit, cancel, delete, rerun, move, retry, set status, operator log.
 import { afterEach, describe, expect, it } from "vitest";
-import { type Arrival, NonRetryable, workflow } from "../src/authoring/index.ts";
-import { gate, type Harness, startHarness } from "./support/engine-harness.ts";
+import { type Arrival, NonRetryable, workflow } from "../../src/authoring/index.ts";
+import { gate, type Harness, startHarness } from "../support/engine-harness.ts";
 
 let h: Harness;
 afterEach(async () => {

@@ -2,8 +2,8 @@
 // person until its last open ask is answered: meanwhile it holds no pool slot and its node
 // timeout clock stays stopped; then it takes one slot back, once, and resumes.
 import { afterEach, describe, expect, it } from "vitest";
-import { workflow } from "../src/authoring/index.ts";
-import { type Harness, startHarness } from "./support/engine-harness.ts";
+import { workflow } from "../../src/authoring/index.ts";
+import { type Harness, startHarness } from "../support/engine-harness.ts";
 
 let h: Harness;
 afterEach(async () => {

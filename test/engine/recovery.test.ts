@@ -5,11 +5,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { workflow } from "../src/authoring/index.ts";
-import { openSqliteStore } from "../src/stores/sqlite/index.ts";
-import { gate, type Harness, startHarness } from "./support/engine-harness.ts";
+import { workflow } from "../../src/authoring/index.ts";
+import { openSqliteStore } from "../../src/stores/sqlite/index.ts";
+import { gate, type Harness, startHarness } from "../support/engine-harness.ts";
 
-const worker = join(import.meta.dirname, "support", "crash-worker.ts");
+const worker = join(import.meta.dirname, "..", "support", "crash-worker.ts");
 
 const output = new WeakMap<ChildProcess, { text: string }>();
 

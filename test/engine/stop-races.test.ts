@@ -6,8 +6,8 @@
 // Deterministic: the test opens the body's gate and issues the operation in the same turn, so
 // the operation's unit is queued first and the body's call joins the same batch behind it.
 import { afterEach, describe, expect, it } from "vitest";
-import { workflow } from "../src/authoring/index.ts";
-import { gate, type Harness, startHarness } from "./support/engine-harness.ts";
+import { workflow } from "../../src/authoring/index.ts";
+import { gate, type Harness, startHarness } from "../support/engine-harness.ts";
 
 let h: Harness;
 afterEach(async () => {

@@ -2,11 +2,11 @@
 // current nodes; run stats sums.
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type Arrival, workflow } from "../src/authoring/index.ts";
-import type { TaskRecord } from "../src/engine/domain.ts";
-import { RunSummary } from "../src/service/schemas/index.ts";
-import { runGraph } from "../src/service/views/graph.ts";
-import { gate, type Harness, startHarness } from "./support/engine-harness.ts";
+import { type Arrival, workflow } from "../../src/authoring/index.ts";
+import type { TaskRecord } from "../../src/engine/domain.ts";
+import { RunSummary } from "../../src/service/schemas/index.ts";
+import { runGraph } from "../../src/service/views/graph.ts";
+import { gate, type Harness, startHarness } from "../support/engine-harness.ts";
 
 const RunSummaries = z.array(RunSummary);
 

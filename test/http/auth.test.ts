@@ -8,10 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuthGate, ensureToken, isLoopbackHost, rotateToken } from "../src/http/auth.ts";
-import { createLogger } from "../src/observability/logger.ts";
-import { RUN_ID, type Started, startApp } from "./http-fixtures.ts";
-import { SseClient } from "./http-sse-client.ts";
+import { createAuthGate, ensureToken, isLoopbackHost, rotateToken } from "../../src/http/auth.ts";
+import { createLogger } from "../../src/observability/logger.ts";
+import { RUN_ID, type Started, startApp } from "./fixtures.ts";
+import { SseClient } from "../support/sse.ts";
 
 let dir: string;
 beforeAll(async () => {

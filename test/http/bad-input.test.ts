@@ -1,7 +1,7 @@
 // Bad input never yields a 500: every route of the published OpenAPI description receives a
 // malformed body, an oversized body (with and without Content-Length) and junk path ids.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "./support/server-harness.ts";
+import { startTestServer, type TestServer } from "../support/server-harness.ts";
 
 let s: TestServer;
 let routes: Array<{ method: string; path: string }>;

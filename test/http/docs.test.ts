@@ -3,9 +3,9 @@
 // docs/errors.md lists every code of ERROR_CATALOGUE with its status.
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ERROR_CATALOGUE, ERROR_CODES, PROTOCOL_STATUSES } from "../src/service/errors.ts";
-import { EVENT_NAMES } from "../src/service/schemas/index.ts";
-import { type Started, startApp } from "./http-fixtures.ts";
+import { ERROR_CATALOGUE, ERROR_CODES, PROTOCOL_STATUSES } from "../../src/service/errors.ts";
+import { EVENT_NAMES } from "../../src/service/schemas/index.ts";
+import { type Started, startApp } from "./fixtures.ts";
 
 let s: Started;
 let doc: any;
@@ -144,7 +144,7 @@ describe("documentation pages", () => {
 
 describe("docs/errors.md", () => {
   it("lists every code of the catalogue with its status, and no other", async () => {
-    const text = await readFile(new URL("../docs/errors.md", import.meta.url), "utf8");
+    const text = await readFile(new URL("../../docs/errors.md", import.meta.url), "utf8");
     const rows = new Map(
       [...text.matchAll(/^\|\s*`([a-z_]+)`\s*\|\s*(\d{3})\s*\|/gm)].map((m) => [
         m[1],
@@ -155,7 +155,7 @@ describe("docs/errors.md", () => {
   });
 
   it("lists every status a code is also sent with, and no other", async () => {
-    const text = await readFile(new URL("../docs/errors.md", import.meta.url), "utf8");
+    const text = await readFile(new URL("../../docs/errors.md", import.meta.url), "utf8");
     const pairs: Record<string, number[]> = {};
     for (const m of text.matchAll(/^\|\s*(\d{3})\s*\|\s*`([a-z_]+)`\s*\|/gm)) {
       pairs[m[2]] = [...(pairs[m[2]] ?? []), Number(m[1])];

@@ -1,9 +1,9 @@
 // Black-box conformance of the event stream and the stored events page (http-api.md, Events):
 // framing, envelopes, the data of every event, `after` over `Last-Event-ID`, and filters.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ended, type Suite, startSuite } from "./support/blackbox-client.ts";
-import { checkEnvelope } from "./support/blackbox-shapes.ts";
-import { type Envelope, openStream } from "./support/blackbox-sse.ts";
+import { ended, type Suite, startSuite } from "../support/blackbox-client.ts";
+import { checkEnvelope } from "../support/blackbox-shapes.ts";
+import { type Envelope, openStream } from "../support/blackbox-sse.ts";
 
 let s: Suite;
 let runs: string[] = [];

@@ -2,14 +2,14 @@
 // throws ServiceError for unknown ids), an EventFeed over an array, and a helper that starts
 // the app on 127.0.0.1:0. The real engine is exercised by the end-to-end tests.
 import type { FastifyInstance } from "fastify";
-import type { EventRecord } from "../src/engine/domain.ts";
-import { EventBus } from "../src/engine/event-bus.ts";
-import { type AppDeps, buildApp } from "../src/http/app.ts";
-import type { AuthGate } from "../src/http/auth.ts";
-import type { EventFeed } from "../src/http/sse/event-feed.ts";
-import type { OperatorService } from "../src/service/api.ts";
-import { conflict, notFound } from "../src/service/errors.ts";
-import type * as S from "../src/service/schemas/index.ts";
+import type { EventRecord } from "../../src/engine/domain.ts";
+import { EventBus } from "../../src/engine/event-bus.ts";
+import { type AppDeps, buildApp } from "../../src/http/app.ts";
+import type { AuthGate } from "../../src/http/auth.ts";
+import type { EventFeed } from "../../src/http/sse/event-feed.ts";
+import type { OperatorService } from "../../src/service/api.ts";
+import { conflict, notFound } from "../../src/service/errors.ts";
+import type * as S from "../../src/service/schemas/index.ts";
 
 export const RUN_ID = "01JAAAAAAAAAAAAAAAAAAAAAAA";
 const NOW = "2024-05-01T12:00:00.000Z";

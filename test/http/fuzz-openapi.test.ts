@@ -25,20 +25,20 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Fixture, type FixtureState, startFixture } from "./support/fuzz-fixture.ts";
+import { type Fixture, type FixtureState, startFixture } from "../support/fuzz-fixture.ts";
 import {
   type Credentials,
   type FuzzRequest,
   type Operation,
   operationsOf,
   requestFor,
-} from "./support/fuzz-requests.ts";
-import { KNOWN_KEYWORDS, type SchemaContext, schemaKeywords } from "./support/fuzz-schema.ts";
-import { describeRequest, excerpt, send } from "./support/fuzz-send.ts";
-import { confineTarget, targetArbitrary } from "./support/fuzz-targets.ts";
-import { errorCatalogue, healthAnswers, pollHealth, problemWith } from "./support/fuzz-verdicts.ts";
-import { crash, killAll, stop } from "./support/serve-process.ts";
-import { eventually } from "./support/server-harness.ts";
+} from "../support/fuzz-requests.ts";
+import { KNOWN_KEYWORDS, type SchemaContext, schemaKeywords } from "../support/fuzz-schema.ts";
+import { describeRequest, excerpt, send } from "../support/fuzz-send.ts";
+import { confineTarget, targetArbitrary } from "../support/fuzz-targets.ts";
+import { errorCatalogue, healthAnswers, pollHealth, problemWith } from "../support/fuzz-verdicts.ts";
+import { crash, killAll, stop } from "../support/serve-process.ts";
+import { eventually } from "../support/server-harness.ts";
 
 /** The fixed seed; YM_FUZZ_SEED picks another one to explore (a report names the one used). */
 const SEED = Number(process.env.YM_FUZZ_SEED ?? 20_20_0620);

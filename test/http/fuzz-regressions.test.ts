@@ -2,7 +2,7 @@
 // by the minimal case the fuzzer shrank it to, so the fix stays whether or not the fuzzer's seed
 // happens to reach it again.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "./support/server-harness.ts";
+import { startTestServer, type TestServer } from "../support/server-harness.ts";
 
 let s: TestServer;
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import {
   eventually,
   startTestServer,
   type TestServer,
-} from "./support/server-harness.ts";
+} from "../support/server-harness.ts";
 
 let server: TestServer | undefined;
 afterEach(async () => {

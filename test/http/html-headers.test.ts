@@ -2,7 +2,7 @@
 // /index.html and on its client-side routes, Swagger UI at /docs and Redoc at /redoc. Above all
 // none may be framed by another site (frame-ancestors, and X-Frame-Options for older browsers).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "./support/server-harness.ts";
+import { startTestServer, type TestServer } from "../support/server-harness.ts";
 
 const HTML_PAGES = [
   "/",

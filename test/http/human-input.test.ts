@@ -6,7 +6,7 @@ import {
   eventually,
   startTestServer,
   type TestServer,
-} from "./support/server-harness.ts";
+} from "../support/server-harness.ts";
 
 const ONE_SLOT = defaultToml().replace("capacity = 4", "capacity = 1");
 let s: TestServer | undefined;

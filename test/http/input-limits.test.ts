@@ -15,8 +15,8 @@ import {
   MAX_LINE_LENGTH,
   MAX_NAME_LENGTH,
   MAX_TEXT_LENGTH,
-} from "../src/service/limits.ts";
-import { SseClient } from "./http-sse-client.ts";
+} from "../../src/service/limits.ts";
+import { SseClient } from "../support/sse.ts";
 import {
   answersHealth,
   call,
@@ -24,8 +24,8 @@ import {
   post,
   type Served,
   serveIn,
-} from "./support/serve-process.ts";
-import { defaultToml, eventually } from "./support/server-harness.ts";
+} from "../support/serve-process.ts";
+import { defaultToml, eventually } from "../support/server-harness.ts";
 
 const children: ChildProcess[] = [];
 let dir: string;

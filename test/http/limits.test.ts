@@ -15,8 +15,8 @@ import {
   post,
   type Served,
   serveIn,
-} from "./support/serve-process.ts";
-import { eventually } from "./support/server-harness.ts";
+} from "../support/serve-process.ts";
+import { eventually } from "../support/server-harness.ts";
 
 let dir: string;
 const children: ChildProcess[] = [];

@@ -1,9 +1,9 @@
 // Black-box conformance: the real `yardmaster serve` driven over HTTP exactly as
 // http-api.md reads (runs, tasks, the work log, errors, health). No source is imported.
 import { describe, expect, it } from "vitest";
-import { checkPositions, ended, suiteForFile } from "./support/blackbox-client.ts";
-import { release } from "./support/blackbox-flows.ts";
-import { waitFor } from "./support/blackbox-server.ts";
+import { checkPositions, ended, suiteForFile } from "../support/blackbox-client.ts";
+import { release } from "../support/blackbox-flows.ts";
+import { waitFor } from "../support/blackbox-server.ts";
 import {
   checkError,
   checkFields,
@@ -14,7 +14,7 @@ import {
   RUN_SUMMARY,
   TASK_STATUSES,
   TASK_VIEW,
-} from "./support/blackbox-shapes.ts";
+} from "../support/blackbox-shapes.ts";
 
 const s = suiteForFile();
 

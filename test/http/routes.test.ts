@@ -2,9 +2,9 @@
 // service, the refusal envelope of a ServiceError, and how unknown routes and faults render.
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../src/observability/logger.ts";
-import { TaskDetail } from "../src/service/schemas/index.ts";
-import { fixtureService, RUN_ID, type Started, startApp } from "./http-fixtures.ts";
+import { createLogger } from "../../src/observability/logger.ts";
+import { TaskDetail } from "../../src/service/schemas/index.ts";
+import { fixtureService, RUN_ID, type Started, startApp } from "./fixtures.ts";
 
 let s: Started;
 beforeAll(async () => {

@@ -1,10 +1,10 @@
 // Black-box conformance of the engine as seen over HTTP: fan-out and join, run output,
 // GraphOut, retries, NonRetryable, node timeouts and human input (http-api.md).
 import { describe, expect, it } from "vitest";
-import { ended, suiteForFile } from "./support/blackbox-client.ts";
-import { release } from "./support/blackbox-flows.ts";
-import { waitFor } from "./support/blackbox-server.ts";
-import { checkFields, checkType } from "./support/blackbox-shapes.ts";
+import { ended, suiteForFile } from "../support/blackbox-client.ts";
+import { release } from "../support/blackbox-flows.ts";
+import { waitFor } from "../support/blackbox-server.ts";
+import { checkFields, checkType } from "../support/blackbox-shapes.ts";
 
 const s = suiteForFile();
 

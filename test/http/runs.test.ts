@@ -1,8 +1,8 @@
 // The operator API over a real server, a real engine and a real SQLite file.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { RunSummary } from "../src/service/schemas/index.ts";
-import { eventually, startTestServer, type TestServer } from "./support/server-harness.ts";
+import { RunSummary } from "../../src/service/schemas/index.ts";
+import { eventually, startTestServer, type TestServer } from "../support/server-harness.ts";
 
 let s: TestServer;
 beforeAll(async () => {

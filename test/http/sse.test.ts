@@ -2,9 +2,9 @@
 // filters, name globs, ephemeral frames without id, resync on the replay cap and for a reader
 // that stops reading, heartbeats, and the bus subscription released on disconnect.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { matchesEventGlob } from "../src/http/sse/event-filter.ts";
-import { ArrayFeed, type Started, startApp } from "./http-fixtures.ts";
-import { SseClient, type SseFrame } from "./http-sse-client.ts";
+import { matchesEventGlob } from "../../src/http/sse/event-filter.ts";
+import { ArrayFeed, type Started, startApp } from "./fixtures.ts";
+import { SseClient, type SseFrame } from "../support/sse.ts";
 
 let s: Started;
 const clients: SseClient[] = [];

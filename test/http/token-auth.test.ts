@@ -1,16 +1,16 @@
 // Black-box conformance of operator authentication (http-api.md, Authentication) on a
 // server with `require_token = true`, and of `yardmaster token rotate` against it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeFlows } from "./support/blackbox-flows.ts";
+import { writeFlows } from "../support/blackbox-flows.ts";
 import {
   type BlackboxServer,
   makeDir,
   rotateToken,
   startServer,
   waitFor,
-} from "./support/blackbox-server.ts";
-import { checkError } from "./support/blackbox-shapes.ts";
-import { openStream } from "./support/blackbox-sse.ts";
+} from "../support/blackbox-server.ts";
+import { checkError } from "../support/blackbox-shapes.ts";
+import { openStream } from "../support/blackbox-sse.ts";
 
 let srv: BlackboxServer;
 let token: string;

@@ -3,7 +3,7 @@
 // (declared or chunked), and nothing a client sends produces a 500.
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RUN_ID, type Started, startApp } from "./http-fixtures.ts";
+import { RUN_ID, type Started, startApp } from "./fixtures.ts";
 
 let s: Started;
 beforeAll(async () => {

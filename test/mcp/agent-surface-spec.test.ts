@@ -3,7 +3,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type SurfaceApp, startSurfaceApp } from "./support/agent-surface-app.ts";
+import { type SurfaceApp, startSurfaceApp } from "../support/agent-surface-app.ts";
 
 let s: SurfaceApp;
 

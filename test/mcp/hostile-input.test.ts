@@ -17,8 +17,8 @@ import {
   type Served,
   serveIn,
   somePort,
-} from "./support/serve-process.ts";
-import { eventually } from "./support/server-harness.ts";
+} from "../support/serve-process.ts";
+import { eventually } from "../support/server-harness.ts";
 
 const WORKFLOWS = `import { workflow } from "yardmaster";
 export const consult = workflow("consult");

@@ -7,8 +7,8 @@
 // turn, so both land in one batch with the operation's commit first and the agent call's token
 // check (a read) done before it.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AgentService } from "../src/service/agent/agent-service.ts";
-import { type SurfaceApp, startSurfaceApp } from "./support/agent-surface-app.ts";
+import { AgentService } from "../../src/service/agent/agent-service.ts";
+import { type SurfaceApp, startSurfaceApp } from "../support/agent-surface-app.ts";
 
 let s: SurfaceApp;
 let agent: AgentService;

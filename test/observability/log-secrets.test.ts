@@ -9,11 +9,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { SCRIPTED_AGENT } from "./support/agent-server.ts";
-import { dropSchemas, freshSchema, postgres, withSchema } from "./support/postgres.ts";
-import { PASSWORD_ROLE } from "./support/postgres-cluster.ts";
-import { call, killAll, post, serveIn, stop } from "./support/serve-process.ts";
-import { eventually } from "./support/server-harness.ts";
+import { SCRIPTED_AGENT } from "../support/agent-server.ts";
+import { dropSchemas, freshSchema, postgres, withSchema } from "../support/postgres.ts";
+import { PASSWORD_ROLE } from "../support/postgres-cluster.ts";
+import { call, killAll, post, serveIn, stop } from "../support/serve-process.ts";
+import { eventually } from "../support/server-harness.ts";
 
 const children: ChildProcess[] = [];
 const schema = freshSchema("logsecrets");

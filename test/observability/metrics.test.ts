@@ -6,13 +6,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Family, metricValue, parseMetrics, sampleOf } from "./support/prometheus-text.ts";
+import { type Family, metricValue, parseMetrics, sampleOf } from "../support/prometheus-text.ts";
 import {
   defaultToml,
   eventually,
   startTestServer,
   type TestServer,
-} from "./support/server-harness.ts";
+} from "../support/server-harness.ts";
 
 const FLAKY = `import { workflow } from "yardmaster";
 export const flaky = workflow("flaky");

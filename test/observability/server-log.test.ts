@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { call, killAll, post, serveIn, stop } from "./support/serve-process.ts";
-import { eventually, FLOWS } from "./support/server-harness.ts";
+import { call, killAll, post, serveIn, stop } from "../support/serve-process.ts";
+import { eventually, FLOWS } from "../support/server-harness.ts";
 
 const children: ChildProcess[] = [];
 let dir: string;

@@ -11,9 +11,9 @@ import {
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, startTestServer, type TestServer } from "./support/server-harness.ts";
+import { eventually, startTestServer, type TestServer } from "../support/server-harness.ts";
 
-const TRACED = new URL("./fixtures/workflows/traced.ts", import.meta.url).pathname;
+const TRACED = new URL("../fixtures/workflows/traced.ts", import.meta.url).pathname;
 const exporter = new InMemorySpanExporter();
 let server: TestServer;
 

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 
-const ROOT = join(import.meta.dirname, "..");
+const ROOT = join(import.meta.dirname, "..", "..");
 const scratch = mkdtempSync(join(tmpdir(), "ym-bench-smoke-"));
 const childTmp = join(scratch, "tmp");
 const outFile = join(scratch, "latest.json");

@@ -17,8 +17,8 @@ import {
   type Packed,
   packYardmaster,
   sh,
-} from "./support/consumer-project.ts";
-import { eventually } from "./support/server-harness.ts";
+} from "../support/consumer-project.ts";
+import { eventually } from "../support/server-harness.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "ym-consumer-"));
 const project = join(scratch, "project");

@@ -10,10 +10,10 @@ import {
   loadTarget,
   readSource,
   route,
-} from "../src/authoring/index.ts";
-import { eventually, startTestServer } from "./support/server-harness.ts";
+} from "../../src/authoring/index.ts";
+import { eventually, startTestServer } from "../support/server-harness.ts";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const root = fileURLToPath(new URL("../..", import.meta.url));
 
 function shape(graph: FinalGraph) {
   return Object.fromEntries(

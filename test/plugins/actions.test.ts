@@ -4,10 +4,10 @@
 // `plugin_error` when it throws, and plugin events only under the workflow's own name.
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultToml, startTestServer, type TestServer } from "./support/server-harness.ts";
-import { runIn, submit, writeWorkflow } from "./support/workflow-files.ts";
+import { defaultToml, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { runIn, submit, writeWorkflow } from "../support/workflow-files.ts";
 
-const SHOWCASE = `${fileURLToPath(new URL("../examples/showcase.ts", import.meta.url))}:showcase`;
+const SHOWCASE = `${fileURLToPath(new URL("../../examples/showcase.ts", import.meta.url))}:showcase`;
 
 const ACTS = `import { workflow } from "YARDMASTER";
 export const acts = workflow("acts");

@@ -3,10 +3,10 @@
 // declarations refused at registration (stage "plugins") with a detail naming each one.
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FLOWS, startTestServer, type TestServer } from "./support/server-harness.ts";
-import { writeWorkflow } from "./support/workflow-files.ts";
+import { FLOWS, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { writeWorkflow } from "../support/workflow-files.ts";
 
-const SHOWCASE = `${fileURLToPath(new URL("../examples/showcase.ts", import.meta.url))}:showcase`;
+const SHOWCASE = `${fileURLToPath(new URL("../../examples/showcase.ts", import.meta.url))}:showcase`;
 
 let s: TestServer;
 beforeAll(async () => {

@@ -5,11 +5,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultToml, startTestServer, type TestServer } from "./support/server-harness.ts";
-import { runIn, submit, writeWorkflow } from "./support/workflow-files.ts";
+import { defaultToml, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { runIn, submit, writeWorkflow } from "../support/workflow-files.ts";
 
-const SHOWCASE = `${fileURLToPath(new URL("../examples/showcase.ts", import.meta.url))}:showcase`;
-const VIZ = fileURLToPath(new URL("../examples/showcase-viz.js", import.meta.url));
+const SHOWCASE = `${fileURLToPath(new URL("../../examples/showcase.ts", import.meta.url))}:showcase`;
+const VIZ = fileURLToPath(new URL("../../examples/showcase-viz.js", import.meta.url));
 
 /** One panel per data kind, each answering what the run's title asks: "fit", "misfit" or "throw". */
 const SHAPES = `import { workflow } from "YARDMASTER";

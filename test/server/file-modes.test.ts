@@ -6,7 +6,7 @@ import type { ChildProcess } from "node:child_process";
 import { chmodSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { call, flowFolder, killAll, post, serveIn, stop } from "./support/serve-process.ts";
+import { call, flowFolder, killAll, post, serveIn, stop } from "../support/serve-process.ts";
 
 let dir: string;
 const children: ChildProcess[] = [];

@@ -2,16 +2,16 @@
 // the event-stream token is not logged, the replay cap sends `resync`, SIGTERM emits
 // `engine.stopping`, and a restart on the same store emits `engine.recovered` and runs on.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { release, writeFlows } from "./support/blackbox-flows.ts";
+import { release, writeFlows } from "../support/blackbox-flows.ts";
 import {
   type BlackboxServer,
   makeDir,
   rotateToken,
   startServer,
   waitFor,
-} from "./support/blackbox-server.ts";
-import { checkEnvelope } from "./support/blackbox-shapes.ts";
-import { openStream } from "./support/blackbox-sse.ts";
+} from "../support/blackbox-server.ts";
+import { checkEnvelope } from "../support/blackbox-shapes.ts";
+import { openStream } from "../support/blackbox-sse.ts";
 
 let srv: BlackboxServer;
 let token: string;

@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/config/index.ts";
-import { createLogger } from "../src/observability/logger.ts";
-import { type RunningServer, startServer } from "../src/server/start.ts";
-import { FLOWS } from "./support/server-harness.ts";
+import { ConfigError, loadConfig } from "../../src/config/index.ts";
+import { createLogger } from "../../src/observability/logger.ts";
+import { type RunningServer, startServer } from "../../src/server/start.ts";
+import { FLOWS } from "../support/server-harness.ts";
 
 /** The rows name the fixtures' flows by absolute path: their folder is a workflow root too. */
 const SERVER = `[server]\nport = 0\nworkflow_roots = [".", ${JSON.stringify(dirname(FLOWS))}]\n`;

@@ -3,7 +3,7 @@
 import { once } from "node:events";
 import { connect } from "node:net";
 import { expect, it } from "vitest";
-import { startTestServer } from "./support/server-harness.ts";
+import { startTestServer } from "../support/server-harness.ts";
 
 it("stops even while a client holds a half-sent request open", async () => {
   const s = await startTestServer();

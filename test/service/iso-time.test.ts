@@ -1,6 +1,6 @@
 // The fast ISO-8601 formatter must write exactly what Date.prototype.toISOString writes.
 import { describe, expect, it } from "vitest";
-import { isoTime } from "../src/service/views/iso-time.ts";
+import { isoTime } from "../../src/service/views/iso-time.ts";
 
 describe("isoTime", () => {
   it("matches toISOString at the edges of days, years and its own range", () => {

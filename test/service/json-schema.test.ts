@@ -1,7 +1,7 @@
 // The one JSON Schema compiler of the service (form answers, action inputs, agent output models).
 import { describe, expect, it } from "vitest";
-import { compileJsonSchema, SchemaRefused, schemaIssues } from "../src/service/json-schema.ts";
-import { MAX_JSON_DEPTH, MAX_SCHEMA_LENGTH } from "../src/service/limits.ts";
+import { compileJsonSchema, SchemaRefused, schemaIssues } from "../../src/service/json-schema.ts";
+import { MAX_JSON_DEPTH, MAX_SCHEMA_LENGTH } from "../../src/service/limits.ts";
 
 const form = () => ({
   $id: "https://example.test/approval",

@@ -2,7 +2,7 @@
 // be ULIDs, strictly increasing, with every random character drawn from all 32 symbols.
 import { decodeTime } from "ulid";
 import { describe, expect, it } from "vitest";
-import { newRunId } from "../src/service/operations/run-ids.ts";
+import { newRunId } from "../../src/service/operations/run-ids.ts";
 
 const CROCKFORD = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 

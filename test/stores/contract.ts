@@ -2,20 +2,20 @@
 // calls `storeContract(name, open)`; `open` must answer a fresh, empty store for every test.
 // The parts live in test/store-contract/ so each stays readable.
 import { afterEach, beforeEach, describe } from "vitest";
-import type { Store } from "../src/engine/store.ts";
-import { claimsContract } from "./store-contract/claims.ts";
-import { mixedClaimsContract } from "./store-contract/claims-mixed.ts";
-import { countsContract } from "./store-contract/counts.ts";
-import type { ContractOptions, Harness } from "./store-contract/fixtures.ts";
-import { joinsContract } from "./store-contract/joins-and-registrations.ts";
-import { lifecycleContract } from "./store-contract/lifecycle.ts";
-import { recordsContract } from "./store-contract/records.ts";
-import { runsContract } from "./store-contract/runs.ts";
-import { streamsContract } from "./store-contract/streams.ts";
-import { tasksContract } from "./store-contract/tasks.ts";
-import { transactContract } from "./store-contract/transact.ts";
+import type { Store } from "../../src/engine/store.ts";
+import { claimsContract } from "./contract/claims.ts";
+import { mixedClaimsContract } from "./contract/claims-mixed.ts";
+import { countsContract } from "./contract/counts.ts";
+import type { ContractOptions, Harness } from "./contract/fixtures.ts";
+import { joinsContract } from "./contract/joins-and-registrations.ts";
+import { lifecycleContract } from "./contract/lifecycle.ts";
+import { recordsContract } from "./contract/records.ts";
+import { runsContract } from "./contract/runs.ts";
+import { streamsContract } from "./contract/streams.ts";
+import { tasksContract } from "./contract/tasks.ts";
+import { transactContract } from "./contract/transact.ts";
 
-export type { ContractOptions } from "./store-contract/fixtures.ts";
+export type { ContractOptions } from "./contract/fixtures.ts";
 
 export function storeContract(
   name: string,

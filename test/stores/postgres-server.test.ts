@@ -5,14 +5,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { dropSchemas, freshSchema, postgres, withAdmin, withSchema } from "./support/postgres.ts";
-import { freePort } from "./support/postgres-cluster.ts";
+import { dropSchemas, freshSchema, postgres, withAdmin, withSchema } from "../support/postgres.ts";
+import { freePort } from "../support/postgres-cluster.ts";
 import {
   defaultToml,
   eventually,
   startTestServer,
   type TestServer,
-} from "./support/server-harness.ts";
+} from "../support/server-harness.ts";
 
 const skipped = postgres.url === null;
 const schemas: string[] = [];

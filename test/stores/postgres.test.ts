@@ -4,19 +4,19 @@
 // errors a bad URL or an unreachable server give.
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { StoreWriter } from "../src/engine/store.ts";
-import { parseTarget } from "../src/stores/postgres/connection.ts";
+import type { StoreWriter } from "../../src/engine/store.ts";
+import { parseTarget } from "../../src/stores/postgres/connection.ts";
 import {
   MIGRATIONS,
   migrate,
   openPostgresStore,
   type PostgresStore,
-} from "../src/stores/postgres/index.ts";
-import { SchemaInUseError } from "../src/stores/postgres/serving-lock.ts";
-import { addRun, addTask, gate, runInput, taskInput } from "./store-contract/fixtures.ts";
-import { storeContract } from "./store-contract.ts";
-import { dropSchemas, freshSchema, postgres, withAdmin, withSchema } from "./support/postgres.ts";
-import { freePort, PASSWORD_ROLE } from "./support/postgres-cluster.ts";
+} from "../../src/stores/postgres/index.ts";
+import { SchemaInUseError } from "../../src/stores/postgres/serving-lock.ts";
+import { addRun, addTask, gate, runInput, taskInput } from "./contract/fixtures.ts";
+import { storeContract } from "./contract.ts";
+import { dropSchemas, freshSchema, postgres, withAdmin, withSchema } from "../support/postgres.ts";
+import { freePort, PASSWORD_ROLE } from "../support/postgres-cluster.ts";
 
 const schemas: string[] = [];
 function schemaUrl(prefix = "t", base = postgres.url!): string {

@@ -2,8 +2,8 @@
 // kind, and must refuse a column name that is not a plain identifier (it becomes code).
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { makeCodec } from "../src/stores/sqlite/codec.ts";
-import { RecordQuery } from "../src/stores/sqlite/record-query.ts";
+import { makeCodec } from "../../src/stores/sqlite/codec.ts";
+import { RecordQuery } from "../../src/stores/sqlite/record-query.ts";
 
 interface Sample {
   id: number;

@@ -8,18 +8,18 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { StoreWriter } from "../src/engine/store.ts";
-import { ACTIVE_RUNS, READY_TASKS } from "../src/stores/sqlite/claims.ts";
+import type { StoreWriter } from "../../src/engine/store.ts";
+import { ACTIVE_RUNS, READY_TASKS } from "../../src/stores/sqlite/claims.ts";
 import {
   MIGRATIONS,
   migrate,
   openSqliteStore,
   type SqliteStore,
   schemaVersion,
-} from "../src/stores/sqlite/index.ts";
-import { StoreInUseError } from "../src/stores/sqlite/serving-lock.ts";
-import { runInput, taskInput } from "./store-contract/fixtures.ts";
-import { storeContract } from "./store-contract.ts";
+} from "../../src/stores/sqlite/index.ts";
+import { StoreInUseError } from "../../src/stores/sqlite/serving-lock.ts";
+import { runInput, taskInput } from "./contract/fixtures.ts";
+import { storeContract } from "./contract.ts";
 
 const dirs: string[] = [];
 function freshDir(): string {
@@ -96,7 +96,7 @@ describe("sqlite store", () => {
   });
 
   it("a store left open does not keep its process alive", async () => {
-    const script = fileURLToPath(new URL("./support/store-left-open.ts", import.meta.url));
+    const script = fileURLToPath(new URL("../support/store-left-open.ts", import.meta.url));
     const child = spawn(process.execPath, ["--import", "tsx", script, join(freshDir(), "s.db")], {
       stdio: ["ignore", "pipe", "inherit"],
     });

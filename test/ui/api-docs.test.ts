@@ -2,8 +2,8 @@
 // leaving the server's origin fails the test.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
-import { startTestServer, type TestServer } from "./support/server-harness.ts";
+import { launchBrowser } from "../support/browser.ts";
+import { startTestServer, type TestServer } from "../support/server-harness.ts";
 
 let s: TestServer;
 let browser: Browser;

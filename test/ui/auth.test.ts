@@ -5,10 +5,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
-import { type Noise, recordNoise } from "./support/console-noise.ts";
-import { startTestServer, type TestServer } from "./support/server-harness.ts";
-import { consoleToml, openConsole, shot } from "./support/ui-console.ts";
+import { launchBrowser } from "../support/browser.ts";
+import { type Noise, recordNoise } from "../support/console-noise.ts";
+import { startTestServer, type TestServer } from "../support/server-harness.ts";
+import { consoleToml, openConsole, shot } from "../support/ui-console.ts";
 
 let s: TestServer;
 let browser: Browser;

@@ -5,7 +5,7 @@
 // problems, so only what a test provokes on purpose is let through, named where it is.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
+import { launchBrowser } from "../support/browser.ts";
 import {
   type Noise,
   openQuiet,
@@ -13,9 +13,9 @@ import {
   type QuietOptions,
   settle,
   unexpected,
-} from "./support/console-noise.ts";
-import { eventually, FLOWS, startTestServer, type TestServer } from "./support/server-harness.ts";
-import { consoleToml, submitRun } from "./support/ui-console.ts";
+} from "../support/console-noise.ts";
+import { eventually, FLOWS, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { consoleToml, submitRun } from "../support/ui-console.ts";
 
 let s: TestServer;
 let browser: Browser;

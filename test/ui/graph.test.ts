@@ -4,16 +4,16 @@
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
+import { launchBrowser } from "../support/browser.ts";
 import {
   defaultToml,
   eventually,
   startTestServer,
   type TestServer,
-} from "./support/server-harness.ts";
-import { openConsole, shot, submitRun } from "./support/ui-console.ts";
+} from "../support/server-harness.ts";
+import { openConsole, shot, submitRun } from "../support/ui-console.ts";
 
-const APPROVAL = join(import.meta.dirname, "..", "examples", "approval.ts");
+const APPROVAL = join(import.meta.dirname, "..", "..", "examples", "approval.ts");
 
 let s: TestServer;
 let browser: Browser;

@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
-import { defaultToml, startTestServer, type TestServer } from "./support/server-harness.ts";
-import { openConsole, SHOWCASE } from "./support/ui-console.ts";
+import { launchBrowser } from "../support/browser.ts";
+import { defaultToml, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { openConsole, SHOWCASE } from "../support/ui-console.ts";
 
 let browser: Browser;
 let dir: string;

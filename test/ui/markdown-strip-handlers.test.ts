@@ -2,7 +2,7 @@
 // strip-handlers.ts): it must read tags as the browser's tokenizer does, dropping exactly the
 // on…= attributes and leaving everything else as it was.
 import { describe, expect, it } from "vitest";
-import { stripEventHandlers } from "../ui/src/components/strip-handlers.ts";
+import { stripEventHandlers } from "../../ui/src/components/strip-handlers.ts";
 
 describe("stripEventHandlers", () => {
   it("drops on…= attributes, quoted, bare or without a value, in any case", () => {

@@ -3,9 +3,9 @@
 // inside its card. At desktop width the sidebar stays where it was.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
-import { eventually, startTestServer, type TestServer } from "./support/server-harness.ts";
-import { consoleToml, openConsole, shot, submitRun } from "./support/ui-console.ts";
+import { launchBrowser } from "../support/browser.ts";
+import { eventually, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { consoleToml, openConsole, shot, submitRun } from "../support/ui-console.ts";
 
 const PHONE = { width: 390, height: 844 };
 

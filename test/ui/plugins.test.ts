@@ -4,14 +4,14 @@
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
+import { launchBrowser } from "../support/browser.ts";
 import {
   defaultToml,
   eventually,
   startTestServer,
   type TestServer,
-} from "./support/server-harness.ts";
-import { consoleToml, openConsole, shot, submitRun } from "./support/ui-console.ts";
+} from "../support/server-harness.ts";
+import { consoleToml, openConsole, shot, submitRun } from "../support/ui-console.ts";
 
 let s: TestServer;
 let browser: Browser;
@@ -136,7 +136,7 @@ describe("plugin panels", () => {
 
 describe("the example showcase", () => {
   it("labels the bars of its Trend chart, a long label shortened with its full text kept", async () => {
-    const example = join(import.meta.dirname, "..", "examples", "showcase.ts");
+    const example = join(import.meta.dirname, "..", "..", "examples", "showcase.ts");
     const ex = await startTestServer(
       defaultToml(`[workflows.showcase]\ntarget = ${JSON.stringify(`${example}:showcase`)}\n`),
     );

@@ -3,9 +3,9 @@
 // an agent transcript streaming into the task drawer.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
-import { eventually, startTestServer, type TestServer } from "./support/server-harness.ts";
-import { consoleToml, openConsole, shot, submitRun } from "./support/ui-console.ts";
+import { launchBrowser } from "../support/browser.ts";
+import { eventually, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { consoleToml, openConsole, shot, submitRun } from "../support/ui-console.ts";
 
 let s: TestServer;
 let browser: Browser;

@@ -2,9 +2,9 @@
 // by dragging a row (checked through the API), pause and cancel with confirmation.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
-import { eventually, startTestServer, type TestServer } from "./support/server-harness.ts";
-import { consoleToml, openConsole, shot, submitRun } from "./support/ui-console.ts";
+import { launchBrowser } from "../support/browser.ts";
+import { eventually, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { consoleToml, openConsole, shot, submitRun } from "../support/ui-console.ts";
 
 let s: TestServer;
 let browser: Browser;

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installHtmlHeaders } from "../src/http/html-headers.ts";
-import { registerUi } from "../src/http/ui.ts";
+import { installHtmlHeaders } from "../../src/http/html-headers.ts";
+import { registerUi } from "../../src/http/ui.ts";
 
 let dir: string;
 let built: FastifyInstance;

@@ -2,9 +2,9 @@
 // remove / reload dialogs, including a load failure shown with its stage and detail.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
-import { FLOWS, startTestServer, type TestServer } from "./support/server-harness.ts";
-import { consoleToml, openConsole, shot } from "./support/ui-console.ts";
+import { launchBrowser } from "../support/browser.ts";
+import { FLOWS, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { consoleToml, openConsole, shot } from "../support/ui-console.ts";
 
 let s: TestServer;
 let browser: Browser;

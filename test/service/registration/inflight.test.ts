@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "./support/server-harness.ts";
+import { startTestServer, type TestServer } from "../../support/server-harness.ts";
 import {
   gatedChain,
   runIn,
@@ -13,7 +13,7 @@ import {
   submit,
   taskIn,
   writeWorkflow,
-} from "./support/workflow-files.ts";
+} from "../../support/workflow-files.ts";
 
 let s: TestServer;
 beforeAll(async () => {

@@ -4,9 +4,9 @@
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadTarget } from "../src/authoring/index.ts";
-import { defaultToml, startTestServer, type TestServer } from "./support/server-harness.ts";
-import { runIn, storedEvents, submit, writeWorkflow } from "./support/workflow-files.ts";
+import { loadTarget } from "../../../src/authoring/index.ts";
+import { defaultToml, startTestServer, type TestServer } from "../../support/server-harness.ts";
+import { runIn, storedEvents, submit, writeWorkflow } from "../../support/workflow-files.ts";
 
 let s: TestServer;
 beforeAll(async () => {

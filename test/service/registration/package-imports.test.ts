@@ -3,8 +3,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultToml, startTestServer, type TestServer } from "./support/server-harness.ts";
-import { runIn, submit } from "./support/workflow-files.ts";
+import { defaultToml, startTestServer, type TestServer } from "../../support/server-harness.ts";
+import { runIn, submit } from "../../support/workflow-files.ts";
 
 let s: TestServer;
 beforeAll(async () => {

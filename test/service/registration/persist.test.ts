@@ -6,14 +6,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config/index.ts";
-import { Engine } from "../src/engine/engine.ts";
-import { buildApp } from "../src/http/app.ts";
-import { startServer } from "../src/server/start.ts";
-import { EngineOperatorService } from "../src/service/operator-service.ts";
-import { openSqliteStore } from "../src/stores/sqlite/index.ts";
-import { startTestServer, type TestServer } from "./support/server-harness.ts";
-import { runIn, submit, writeWorkflow } from "./support/workflow-files.ts";
+import { loadConfig } from "../../../src/config/index.ts";
+import { Engine } from "../../../src/engine/engine.ts";
+import { buildApp } from "../../../src/http/app.ts";
+import { startServer } from "../../../src/server/start.ts";
+import { EngineOperatorService } from "../../../src/service/operator-service.ts";
+import { openSqliteStore } from "../../../src/stores/sqlite/index.ts";
+import { startTestServer, type TestServer } from "../../support/server-harness.ts";
+import { runIn, submit, writeWorkflow } from "../../support/workflow-files.ts";
 
 const TOML = `# Yardmaster for the persist tests
 [server]

@@ -15,8 +15,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "./support/server-harness.ts";
-import { writeWorkflow } from "./support/workflow-files.ts";
+import { startTestServer, type TestServer } from "../../support/server-harness.ts";
+import { writeWorkflow } from "../../support/workflow-files.ts";
 
 const SERVER = '[server]\nhost = "127.0.0.1"\nport = 0\nworkflow_roots = ["."]\n';
 

@@ -9,8 +9,8 @@ import type {
   RunStatus,
   TaskRecord,
   TaskStatus,
-} from "../../src/engine/domain.ts";
-import type { StoreWriter } from "../../src/engine/store.ts";
+} from "../../../src/engine/domain.ts";
+import type { StoreWriter } from "../../../src/engine/store.ts";
 import { addRun, addTask, type Harness, runInput, taskInput } from "./fixtures.ts";
 
 const WORKFLOWS = ["w1", "w2", "w3"];

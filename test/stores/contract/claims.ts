@@ -1,6 +1,6 @@
 // The claim: dispatch order, which runs and tasks are eligible, limits and the claim counter.
 import { describe, expect, it } from "vitest";
-import type { RunStatus } from "../../src/engine/domain.ts";
+import type { RunStatus } from "../../../src/engine/domain.ts";
 import { addRun, addTask, type Harness } from "./fixtures.ts";
 
 export function claimsContract(h: Harness): void {

@@ -2,13 +2,13 @@
 // ready attempts a claim could take by workflow. Ended runs, finished attempts and answered or
 // stale requests are history and are not counted; the counts follow every status change.
 import { describe, expect, it } from "vitest";
-import type { RunStatus, TaskStatus } from "../../src/engine/domain.ts";
+import type { RunStatus, TaskStatus } from "../../../src/engine/domain.ts";
 import {
   LIVE_TASK_STATUSES,
   OPEN_RUN_STATUSES,
   type StoreReader,
   type StoreWriter,
-} from "../../src/engine/store.ts";
+} from "../../../src/engine/store.ts";
 import { type Harness, requestInput, runInput, taskInput } from "./fixtures.ts";
 
 const ZERO = {

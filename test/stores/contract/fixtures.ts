@@ -1,6 +1,6 @@
 // Record builders and small helpers shared by the store contract parts.
-import type { NewTask, RequestRecord, RunRecord, TaskRecord } from "../../src/engine/domain.ts";
-import type { Store } from "../../src/engine/store.ts";
+import type { NewTask, RequestRecord, RunRecord, TaskRecord } from "../../../src/engine/domain.ts";
+import type { Store } from "../../../src/engine/store.ts";
 
 export interface ContractOptions {
   /**

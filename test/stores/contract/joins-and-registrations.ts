@@ -1,6 +1,6 @@
 // Join arrivals and workflow registrations.
 import { describe, expect, it } from "vitest";
-import type { ArrivalRecord } from "../../src/engine/domain.ts";
+import type { ArrivalRecord } from "../../../src/engine/domain.ts";
 import { addRun, type Harness } from "./fixtures.ts";
 
 export function joinsContract(h: Harness): void {

@@ -1,6 +1,6 @@
 // Deleting a run removes everything under it and nothing else; ids are never reused.
 import { describe, expect, it } from "vitest";
-import type { Store, StoreWriter } from "../../src/engine/store.ts";
+import type { Store, StoreWriter } from "../../../src/engine/store.ts";
 import { addRun, type Harness, requestInput, runInput, taskInput } from "./fixtures.ts";
 
 /** A run with one of every child record; answers the ids that were created. */

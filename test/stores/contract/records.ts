@@ -1,6 +1,6 @@
 // The work log, submissions and requests.
 import { describe, expect, it } from "vitest";
-import type { LogRecord } from "../../src/engine/domain.ts";
+import type { LogRecord } from "../../../src/engine/domain.ts";
 import { addRun, addTask, type Harness, requestInput } from "./fixtures.ts";
 
 export function recordsContract(h: Harness): void {

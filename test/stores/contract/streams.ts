@@ -1,6 +1,6 @@
 // Stored events and stream chunks: monotonic ids, cursors, filters and paging.
 import { describe, expect, it } from "vitest";
-import type { NewEvent } from "../../src/engine/domain.ts";
+import type { NewEvent } from "../../../src/engine/domain.ts";
 import { addRun, addTask, type Harness } from "./fixtures.ts";
 
 export function streamsContract(h: Harness): void {

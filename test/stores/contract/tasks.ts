@@ -1,7 +1,7 @@
 // Tasks: defaults on insert, exact round-trips (absent vs null payloads, nested JSON), guarded
 // updates, filters and the token lookup.
 import { describe, expect, it } from "vitest";
-import type { TaskRecord } from "../../src/engine/domain.ts";
+import type { TaskRecord } from "../../../src/engine/domain.ts";
 import { addRun, addTask, type Harness, taskInput } from "./fixtures.ts";
 
 const UNSET = {
