@@ -1,7 +1,12 @@
 // Reading a node's signature from plain JavaScript functions (no tsx involved): each accepted
 // form, and each rejected shape as the GraphError that finalize() raises.
 import { describe, expect, it } from "vitest";
-import { type EdgeRef, type GraphError, isGraphError, workflow } from "../../src/authoring/index.ts";
+import {
+  type EdgeRef,
+  type GraphError,
+  isGraphError,
+  workflow,
+} from "../../src/authoring/index.ts";
 import { readSignature } from "../../src/authoring/signature.ts";
 
 function sig(fn: Function) {

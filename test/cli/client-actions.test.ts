@@ -1,8 +1,8 @@
 // Steering runs and tasks from the command line against a real server: pause, resume, cancel,
 // delete, move-run, rerun, retry, move and set-status, with their refusals as exit 1.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { at } from "./client-kit.ts";
 import { eventually, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { at } from "./client-kit.ts";
 
 let server: TestServer;
 let ym: ReturnType<typeof at>;

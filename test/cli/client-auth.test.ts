@@ -4,8 +4,8 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rotateToken } from "../../src/http/auth.ts";
-import { at, startCli } from "./client-kit.ts";
 import { defaultToml, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { at, startCli } from "./client-kit.ts";
 
 let server: TestServer;
 let token: string;

@@ -1,8 +1,8 @@
 // The real `yardmaster` binary as a script runs it: exit codes and stdout that scripts can
 // trust, `submit --wait`, and `tail` following the stream until SIGINT.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { freePort, spawnCli } from "./client-kit.ts";
 import { eventually, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { freePort, spawnCli } from "./client-kit.ts";
 
 let server: TestServer;
 let children: ReturnType<typeof spawnCli>[] = [];

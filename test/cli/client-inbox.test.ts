@@ -1,8 +1,8 @@
 // The inbox and answer commands against a real server: the `asker` workflow waits on an
 // options request until `yardmaster answer` resumes it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { at } from "./client-kit.ts";
 import { eventually, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { at } from "./client-kit.ts";
 
 let server: TestServer;
 let ym: ReturnType<typeof at>;

@@ -2,9 +2,9 @@
 // server's configuration folder, so targets are relative to it as the server resolves them.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { at } from "./client-kit.ts";
 import { startTestServer, type TestServer } from "../support/server-harness.ts";
 import { writeWorkflow } from "../support/workflow-files.ts";
+import { at } from "./client-kit.ts";
 
 let server: TestServer;
 let ym: ReturnType<typeof at>;

@@ -2,8 +2,8 @@
 // each in its human form and with --json.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { visible } from "../../src/cli/format/style.ts";
-import { at, cli } from "./client-kit.ts";
 import { eventually, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { at, cli } from "./client-kit.ts";
 
 let server: TestServer;
 let ym: ReturnType<typeof at>;

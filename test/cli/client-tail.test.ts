@@ -5,13 +5,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { at, freePort, startCli } from "./client-kit.ts";
 import {
   defaultToml,
   eventually,
   startTestServer,
   type TestServer,
 } from "../support/server-harness.ts";
+import { at, freePort, startCli } from "./client-kit.ts";
 
 type Tail = ReturnType<typeof startCli>;
 let tails: Tail[] = [];

@@ -10,8 +10,8 @@ import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuthGate, ensureToken, isLoopbackHost, rotateToken } from "../../src/http/auth.ts";
 import { createLogger } from "../../src/observability/logger.ts";
-import { RUN_ID, type Started, startApp } from "./fixtures.ts";
 import { SseClient } from "../support/sse.ts";
+import { RUN_ID, type Started, startApp } from "./fixtures.ts";
 
 let dir: string;
 beforeAll(async () => {

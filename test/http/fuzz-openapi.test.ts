@@ -36,7 +36,12 @@ import {
 import { KNOWN_KEYWORDS, type SchemaContext, schemaKeywords } from "../support/fuzz-schema.ts";
 import { describeRequest, excerpt, send } from "../support/fuzz-send.ts";
 import { confineTarget, targetArbitrary } from "../support/fuzz-targets.ts";
-import { errorCatalogue, healthAnswers, pollHealth, problemWith } from "../support/fuzz-verdicts.ts";
+import {
+  errorCatalogue,
+  healthAnswers,
+  pollHealth,
+  problemWith,
+} from "../support/fuzz-verdicts.ts";
 import { crash, killAll, stop } from "../support/serve-process.ts";
 import { eventually } from "../support/server-harness.ts";
 

@@ -8,7 +8,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeProject } from "../support/blackbox-files.js";
-import { call, readSse, type Served, serve, stop, tempDir, until } from "../support/blackbox-kit.js";
+import {
+  call,
+  readSse,
+  type Served,
+  serve,
+  stop,
+  tempDir,
+  until,
+} from "../support/blackbox-kit.js";
 
 const project = tempDir("ym-bb2-");
 const config = writeProject(project.dir);

@@ -16,7 +16,6 @@ import {
   MAX_NAME_LENGTH,
   MAX_TEXT_LENGTH,
 } from "../../src/service/limits.ts";
-import { SseClient } from "../support/sse.ts";
 import {
   answersHealth,
   call,
@@ -26,6 +25,7 @@ import {
   serveIn,
 } from "../support/serve-process.ts";
 import { defaultToml, eventually } from "../support/server-harness.ts";
+import { SseClient } from "../support/sse.ts";
 
 const children: ChildProcess[] = [];
 let dir: string;

@@ -3,8 +3,8 @@
 // that stops reading, heartbeats, and the bus subscription released on disconnect.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { matchesEventGlob } from "../../src/http/sse/event-filter.ts";
-import { ArrayFeed, type Started, startApp } from "./fixtures.ts";
 import { SseClient, type SseFrame } from "../support/sse.ts";
+import { ArrayFeed, type Started, startApp } from "./fixtures.ts";
 
 let s: Started;
 const clients: SseClient[] = [];

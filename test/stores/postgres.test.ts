@@ -13,10 +13,10 @@ import {
   type PostgresStore,
 } from "../../src/stores/postgres/index.ts";
 import { SchemaInUseError } from "../../src/stores/postgres/serving-lock.ts";
-import { addRun, addTask, gate, runInput, taskInput } from "./contract/fixtures.ts";
-import { storeContract } from "./contract.ts";
 import { dropSchemas, freshSchema, postgres, withAdmin, withSchema } from "../support/postgres.ts";
 import { freePort, PASSWORD_ROLE } from "../support/postgres-cluster.ts";
+import { addRun, addTask, gate, runInput, taskInput } from "./contract/fixtures.ts";
+import { storeContract } from "./contract.ts";
 
 const schemas: string[] = [];
 function schemaUrl(prefix = "t", base = postgres.url!): string {

@@ -6,7 +6,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { MIGRATIONS, migrate, openSqliteStore, schemaVersion } from "../../src/stores/sqlite/index.ts";
+import {
+  MIGRATIONS,
+  migrate,
+  openSqliteStore,
+  schemaVersion,
+} from "../../src/stores/sqlite/index.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "yardmaster-migrate-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
