@@ -29,7 +29,7 @@ describe("targets outside the fixtures folder", () => {
     const helper = write("helper.ts", 'export const suffix: string = "one";\n');
     const text = chain("withhelper", "text + suffix").replace(
       "\n",
-      '\nimport { suffix } from "../helper.ts";\n',
+      '\nimport { suffix } from "./helper.ts";\n',
     );
     write("with-helper.ts", text);
     const first = await loadTarget("with-helper.ts:withhelper", tmp);
