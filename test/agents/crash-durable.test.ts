@@ -9,18 +9,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  agentConfig,
-  call,
-  crash,
-  killAll,
-  pendingOf,
-  post,
-  serveIn,
-  somePort,
-  stop,
-} from "../support/serve-process.ts";
-import { eventually } from "../support/server-harness.ts";
+import { call, post } from "../support/http-client.ts";
+import { crash, killAll, serve, stop } from "../support/serve.ts";
+import { agentConfig, pendingOf, somePort } from "../support/serve-folders.ts";
+import { eventually } from "../support/wait.ts";
 
 let dir: string;
 const children: ChildProcess[] = [];
@@ -46,7 +38,7 @@ describe("a finished agent call survives a SIGKILL", () => {
     dir = mkdtempSync(join(tmpdir(), "ym-crash-durable-"));
     writeFileSync(join(dir, "vetted.ts"), WORKFLOW);
     writeFileSync(join(dir, "yardmaster.toml"), agentConfig("vetted", somePort()));
-    const first = await serveIn(dir, children);
+    const first = await serve({ dir, children });
     const script = { turns: [[{ submit: { draft: "first" } }]] };
     const runs = "/api/workflows/vetted/runs";
     const { run_id } = (await call(first.url, runs, post({ title: JSON.stringify(script) }))).body;
@@ -55,7 +47,7 @@ describe("a finished agent call survives a SIGKILL", () => {
     expect((await call(first.url, task)).body.status).toBe("waiting");
     await crash(first);
 
-    const second = await serveIn(dir, children);
+    const second = await serve({ dir, children });
     const still = await eventually(() => pendingOf(second.url, run_id), "the ask again", 20_000);
     expect(still.id).toBe(asked.id);
     const answer = post({ option_id: "yes" });

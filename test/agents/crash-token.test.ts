@@ -8,18 +8,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  agentConfig,
-  call,
-  crash,
-  killAll,
-  pendingOf,
-  post,
-  serveIn,
-  somePort,
-  stop,
-} from "../support/serve-process.ts";
-import { eventually } from "../support/server-harness.ts";
+import { call, post } from "../support/http-client.ts";
+import { crash, killAll, serve, stop } from "../support/serve.ts";
+import { agentConfig, pendingOf, somePort } from "../support/serve-folders.ts";
+import { eventually } from "../support/wait.ts";
 
 let dir: string;
 const children: ChildProcess[] = [];
@@ -52,7 +44,7 @@ describe("a SIGKILL ends every agent session", () => {
     writeFileSync(join(dir, "guarded.ts"), workflowFile(gate));
     writeFileSync(join(dir, "yardmaster.toml"), agentConfig("guarded", somePort()));
     writeFileSync(gate, "");
-    const first = await serveIn(dir, children);
+    const first = await serve({ dir, children });
     const script = { turns: [[{ permission: "deploy" }, { submit: "$permission" }]] };
     const runs = "/api/workflows/guarded/runs";
     const { run_id } = (await call(first.url, runs, post({ title: JSON.stringify(script) }))).body;
@@ -66,7 +58,7 @@ describe("a SIGKILL ends every agent session", () => {
     process.kill(-agentGroup, "SIGKILL");
     rmSync(gate);
 
-    const second = await serveIn(dir, children);
+    const second = await serve({ dir, children });
     const claimed = async () => (await call(second.url, task)).body.status === "in_progress";
     await eventually(claimed, "the attempt claimed again", 20_000);
     expect(existsSync(gate)).toBe(false);

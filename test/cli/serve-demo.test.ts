@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { eventually } from "../support/server-harness.ts";
+import { eventually } from "../support/wait.ts";
 
 const BIN = resolve("bin/yardmaster.mjs");
 let dir: string;

@@ -8,9 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { call } from "../support/http-client.ts";
 import { dropSchemas, freshSchema, postgres, withSchema } from "../support/postgres.ts";
 import { PASSWORD_ROLE } from "../support/postgres-cluster.ts";
-import { call, killAll, serveIn, serveOnce, somePort, stop } from "../support/serve-process.ts";
+import { killAll, serve, serveOnce, stop } from "../support/serve.ts";
+import { somePort } from "../support/serve-folders.ts";
 
 const children: ChildProcess[] = [];
 const schemas: string[] = [];
@@ -119,7 +121,9 @@ describe("a server configured from the environment", () => {
     folder("[server]\nrequire_token = true\n[pools.default]\ncapacity = 1\n");
     const token = randomBytes(16).toString("hex");
     const port = somePort();
-    const served = await serveIn(dir, children, {
+    const served = await serve({
+      dir,
+      children,
       env: { YARDMASTER_HOST: "127.0.0.1", YARDMASTER_PORT: String(port), YARDMASTER_TOKEN: token },
     });
     expect(served.url).toBe(`http://127.0.0.1:${port}`);
@@ -138,7 +142,9 @@ describe("a server configured from the environment", () => {
       const url = new URL(postgres.url!);
       url.username = PASSWORD_ROLE.user;
       writeFileSync(join(dir, "secret"), PASSWORD_ROLE.password);
-      const served = await serveIn(dir, children, {
+      const served = await serve({
+        dir,
+        children,
         env: {
           YARDMASTER_STORE: withSchema(url.toString(), schema),
           YARDMASTER_STORE_PASSWORD_FILE: join(dir, "secret"),

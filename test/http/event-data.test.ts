@@ -1,13 +1,8 @@
 // Event data over a real server, field by field as http-api.md "Events" reads.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runEvents, submitTo, untilEvent } from "../support/contract-kit.ts";
-import {
-  defaultToml,
-  eventually,
-  FLOWS,
-  startTestServer,
-  type TestServer,
-} from "../support/server-harness.ts";
+import { defaultToml, FLOWS, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { eventually } from "../support/wait.ts";
 
 let s: TestServer;
 beforeAll(async () => {

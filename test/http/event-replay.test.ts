@@ -1,7 +1,8 @@
 // The event stream over a real server and engine: live delivery, replay after a cursor without
 // gap or duplicate, run and name filters.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { startTestServer, type TestServer } from "../support/server-harness.ts";
+import { eventually } from "../support/wait.ts";
 
 let s: TestServer;
 beforeAll(async () => {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ended, type Suite, startSuite } from "../support/blackbox-client.ts";
 import { checkEnvelope } from "../support/blackbox-shapes.ts";
-import { type Envelope, openStream } from "../support/blackbox-sse.ts";
+import { type Envelope, openStream } from "../support/sse.ts";
 
 let s: Suite;
 let runs: string[] = [];
@@ -33,7 +33,7 @@ describe("the live stream", () => {
   it("frames each stored event with id:, event: and data: agreeing with the envelope", async () => {
     expect(s.tap.status).toBe(200);
     expect(s.tap.contentType).toMatch(/^text\/event-stream/);
-    const framed = s.tap.frames.filter((f) => f.data !== undefined);
+    const framed = s.tap.frames().filter((f) => f.data !== undefined);
     expect(framed.length).toBeGreaterThan(50);
     for (const frame of framed) {
       const envelope = JSON.parse(frame.data as string) as Envelope;

@@ -42,8 +42,8 @@ import {
   pollHealth,
   problemWith,
 } from "../support/fuzz-verdicts.ts";
-import { crash, killAll, stop } from "../support/serve-process.ts";
-import { eventually } from "../support/server-harness.ts";
+import { crash, killAll, stop } from "../support/serve.ts";
+import { eventually } from "../support/wait.ts";
 
 /** The fixed seed; YM_FUZZ_SEED picks another one to explore (a report names the one used). */
 const SEED = Number(process.env.YM_FUZZ_SEED ?? 20_20_0620);

@@ -1,12 +1,8 @@
 // Human input over real HTTP: a waiting task frees its slot, every answer mode and refusal,
 // stale requests after cancel, and a server restart while a task waits.
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  defaultToml,
-  eventually,
-  startTestServer,
-  type TestServer,
-} from "../support/server-harness.ts";
+import { defaultToml, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { eventually } from "../support/wait.ts";
 
 const ONE_SLOT = defaultToml().replace("capacity = 4", "capacity = 1");
 let s: TestServer | undefined;

@@ -2,29 +2,25 @@
 // http-api.md and typescript.md read, for node asks and the inbox, the agent surface with a
 // task token, workflow registration and plugins. Only fetch, the SSE stream and the official
 // MCP client are used; nothing of the server is imported.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeProject } from "../support/blackbox-files.js";
-import {
-  call,
-  readSse,
-  type Served,
-  serve,
-  stop,
-  tempDir,
-  until,
-} from "../support/blackbox-kit.js";
+import { writeProject } from "../support/blackbox-files.ts";
+import { request } from "../support/http-client.ts";
+import { type Served, serve, stop } from "../support/serve.ts";
+import { envelopeOf, openStream, type SseFrame } from "../support/sse.ts";
+import { eventually } from "../support/wait.ts";
 
-const project = tempDir("ym-bb2-");
+const project = { dir: mkdtempSync(join(tmpdir(), "ym-bb2-")) };
 const config = writeProject(project.dir);
 const store = `sqlite:${join(project.dir, "s.db")}`;
 let server: Served;
 
 const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
-  call(server.url, method, path, body, headers);
+  request(server.url, method, path, body, headers);
 const get = (path: string) => api("GET", path);
 
 async function submit(workflow: string, title: string): Promise<string> {
@@ -34,17 +30,17 @@ async function submit(workflow: string, title: string): Promise<string> {
 }
 
 async function requestsOf(runId: string, count: number): Promise<any[]> {
-  return until(`${count} requests of ${runId}`, async () => {
+  return eventually(async () => {
     const res = await get(`/api/runs/${runId}/requests`);
     return res.body.length >= count ? res.body : undefined;
-  });
+  }, `${count} requests of ${runId}`);
 }
 
 async function runEnded(runId: string): Promise<any> {
-  return until(`run ${runId} to end`, async () => {
+  return eventually(async () => {
     const res = await get(`/api/runs/${runId}`);
     return ["completed", "failed", "cancelled"].includes(res.body.status) ? res.body : undefined;
-  });
+  }, `run ${runId} to end`);
 }
 
 async function events(runId: string, name?: string): Promise<any[]> {
@@ -56,12 +52,15 @@ async function events(runId: string, name?: string): Promise<any[]> {
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]00:00)$/;
 
 beforeAll(async () => {
-  server = await serve(config, store);
+  server = await serve({
+    dir: project.dir,
+    args: ["--config", config, "--port", "0", "--store", store],
+  });
 }, 20_000);
 
 afterAll(async () => {
   await stop(server);
-  project.remove();
+  rmSync(project.dir, { recursive: true, force: true });
 });
 
 describe("ctx.ask from a node", () => {
@@ -93,10 +92,10 @@ describe("ctx.ask from a node", () => {
     expect(ask.created).toMatch(ISO);
     expect(typeof ask.age).toBe("number");
     expect(ask.age).toBeGreaterThanOrEqual(0);
-    const task = await until("task waiting", async () => {
+    const task = await eventually(async () => {
       const t = await get(`/api/tasks/${ask.task_id}`);
       return t.body.status === "waiting" ? t.body : undefined;
-    });
+    }, "task waiting");
     expect(task.node).toBe("asker");
     const opened = await events(runId, "request.opened");
     expect(opened).toHaveLength(1);
@@ -272,14 +271,14 @@ describe("the requests inbox", () => {
 const token = (value: string) => ({ "X-Service-Token": value });
 
 async function agentSeen(runId: string, node: string): Promise<any> {
-  const task = await until(`a ${node} task`, async () => {
+  const task = await eventually(async () => {
     const run = await get(`/api/runs/${runId}`);
     return run.body.tasks?.find((t: any) => t.node === node);
-  });
+  }, `a ${node} task`);
   const file = join(project.dir, `agent-${task.id}-1.json`);
-  const seen = await until(
-    `the agent of task ${task.id}`,
+  const seen = await eventually(
     async () => (existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined),
+    `the agent of task ${task.id}`,
     15_000,
   );
   return { ...seen, id: task.id as number, tok: token(seen.env.token) };
@@ -575,10 +574,14 @@ describe("the agent surface with a task token", () => {
 const wf = (file: string, attr: string) => `${join(project.dir, "wf", file)}:${attr}`;
 
 async function workflowEvent(name: string, workflow: string): Promise<any> {
-  const frames = await readSse(server.url, "after=0&names=workflow.*", (got) =>
-    got.some((f) => f.event === name && f.data?.data?.workflow === workflow),
-  );
-  return frames.find((f) => f.event === name && f.data?.data?.workflow === workflow)?.data;
+  const stream = await openStream(`${server.url}/api/events?after=0&names=workflow.*`);
+  try {
+    const match = (f: SseFrame) => f.event === name && envelopeOf(f)?.data.workflow === workflow;
+    const frames = await stream.until(`${name} of ${workflow}`, (got) => got.some(match), 8_000);
+    return envelopeOf(frames.find(match)!);
+  } finally {
+    stream.close();
+  }
 }
 
 async function loadFailure(target: string, stage: string): Promise<void> {
@@ -701,10 +704,10 @@ describe("workflow registration", () => {
 
   it("keeps a removed workflow's runs listed as unregistered and recovers them", async () => {
     const blocked = await submit("blocker", "hold the pool");
-    const holder = await until("blocker running", async () => {
+    const holder = await eventually(async () => {
       const run = (await get(`/api/runs/${blocked}`)).body;
       return run.tasks?.find((t: any) => t.status === "in_progress");
-    });
+    }, "blocker running");
     const move = await api("PUT", "/api/workflows/blocker", { pool: "default" });
     expect(move.status).toBe(409);
     expect(move.body.code).toBe("conflict");
@@ -877,11 +880,14 @@ describe("a restart while a node waits", () => {
     await api("POST", `/api/requests/${first.id}/answer`, { option_id: "b" });
     const [, second] = await requestsOf(runId, 2);
     await stop(server);
-    server = await serve(config, store);
-    const view = await until("the second ask pending again", async () => {
+    server = await serve({
+      dir: project.dir,
+      args: ["--config", config, "--port", "0", "--store", store],
+    });
+    const view = await eventually(async () => {
       const res = await get(`/api/requests/${second.id}`);
       return res.body.pending ? res.body : undefined;
-    });
+    }, "the second ask pending again");
     expect(view).toMatchObject({ stale: false, mode: "text", source: "node" });
     expect((await get(`/api/requests?run=${runId}`)).body).toHaveLength(2);
     const ok = await api("POST", `/api/requests/${second.id}/answer`, { value: "later" });

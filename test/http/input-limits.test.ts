@@ -16,16 +16,12 @@ import {
   MAX_NAME_LENGTH,
   MAX_TEXT_LENGTH,
 } from "../../src/service/limits.ts";
-import {
-  answersHealth,
-  call,
-  killAll,
-  post,
-  type Served,
-  serveIn,
-} from "../support/serve-process.ts";
-import { defaultToml, eventually } from "../support/server-harness.ts";
+import { call, post } from "../support/http-client.ts";
+import { killAll, type Served, serve } from "../support/serve.ts";
+import { answersHealth } from "../support/serve-folders.ts";
+import { defaultToml } from "../support/server-harness.ts";
 import { SseClient } from "../support/sse.ts";
+import { eventually } from "../support/wait.ts";
 
 const children: ChildProcess[] = [];
 let dir: string;
@@ -37,7 +33,7 @@ beforeAll(async () => {
   // The fixture workflows live in the repository, outside the temp folder's default roots.
   const roots = `port = 0\nworkflow_roots = [${JSON.stringify(resolve("."))}]`;
   writeFileSync(join(dir, "yardmaster.toml"), defaultToml().replace("port = 0", roots));
-  served = await serveIn(dir, children);
+  served = await serve({ dir, children });
   url = served.url;
 }, 60_000);
 

@@ -8,15 +8,10 @@ import { rmSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  FLOW_ROW,
-  flowFolder,
-  killAll,
-  post,
-  type Served,
-  serveIn,
-} from "../support/serve-process.ts";
-import { eventually } from "../support/server-harness.ts";
+import { post } from "../support/http-client.ts";
+import { killAll, type Served, serve as serveIn } from "../support/serve.ts";
+import { FLOW_ROW, flowFolder } from "../support/serve-folders.ts";
+import { eventually } from "../support/wait.ts";
 
 let dir: string;
 const children: ChildProcess[] = [];
@@ -32,7 +27,7 @@ afterEach(() => {
 /** `yardmaster serve` with `serverKeys` in its [server] table and one workflow, `flow`. */
 async function serve(serverKeys: string): Promise<Served> {
   dir = flowFolder("ym-limits-", serverKeys, FLOW_ROW);
-  return serveIn(dir, children);
+  return serveIn({ dir, children });
 }
 
 /** A raw connection, for clients no HTTP library would be. */

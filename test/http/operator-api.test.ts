@@ -3,7 +3,6 @@
 import { describe, expect, it } from "vitest";
 import { checkPositions, ended, suiteForFile } from "../support/blackbox-client.ts";
 import { release } from "../support/blackbox-flows.ts";
-import { waitFor } from "../support/blackbox-server.ts";
 import {
   checkError,
   checkFields,
@@ -15,6 +14,7 @@ import {
   TASK_STATUSES,
   TASK_VIEW,
 } from "../support/blackbox-shapes.ts";
+import { eventually } from "../support/wait.ts";
 
 const s = suiteForFile();
 
@@ -220,7 +220,7 @@ describe("run operations", () => {
     expect(deleted.id ?? null).toBeNull();
     checkError(await call("GET", `/api/runs/${id}`), 404, "not_found");
     checkError(await call("DELETE", `/api/runs/${id}`), 404, "not_found");
-    const frame = s.tap.frames.find((f) => f.event === "run.deleted" && f.data?.includes(id));
+    const frame = s.tap.frames().find((f) => f.event === "run.deleted" && f.data?.includes(id));
     expect(frame?.id, "run.deleted is not stored, so it has no id:").toBeUndefined();
     expect(before).toBeGreaterThan(0);
   });
@@ -338,9 +338,9 @@ describe("task operations", () => {
       200,
     );
     release(s.server.dir, id);
-    await waitFor(
-      "re-dispatched task done",
+    await eventually(
       async () => (await s.task(again.id)).status === "done",
+      "re-dispatched task done",
     );
   });
 

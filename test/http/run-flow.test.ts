@@ -3,8 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { ended, suiteForFile } from "../support/blackbox-client.ts";
 import { release } from "../support/blackbox-flows.ts";
-import { waitFor } from "../support/blackbox-server.ts";
 import { checkFields, checkType } from "../support/blackbox-shapes.ts";
+import { eventually } from "../support/wait.ts";
 
 const s = suiteForFile();
 
@@ -241,9 +241,9 @@ describe("human input", () => {
     const rid = opened.data.request_id;
     const path = `/api/requests/${rid}`;
     // Wait well past the node's 0.5 s timeout, measured by the request's own age.
-    await waitFor(
-      "request older than the timeout",
+    await eventually(
       async () => (await s.server.call("GET", path)).body.age > 1,
+      "request older than the timeout",
     );
     expect((await s.server.call("POST", `${path}/answer`, { value: "later" })).status).toBe(200);
     const run = await s.untilRun(id, ended, "patient ends");

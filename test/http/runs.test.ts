@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { RunSummary } from "../../src/service/schemas/index.ts";
-import { eventually, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { startTestServer, type TestServer } from "../support/server-harness.ts";
+import { eventually } from "../support/wait.ts";
 
 let s: TestServer;
 beforeAll(async () => {

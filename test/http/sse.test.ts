@@ -1,9 +1,10 @@
 // GET /api/events: replay after a cursor then live with no gap or duplicate at the seam,
 // filters, name globs, ephemeral frames without id, resync on the replay cap and for a reader
 // that stops reading, heartbeats, and the bus subscription released on disconnect.
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { matchesEventGlob } from "../../src/http/sse/event-filter.ts";
 import { SseClient, type SseFrame } from "../support/sse.ts";
+import { eventually } from "../support/wait.ts";
 import { ArrayFeed, type Started, startApp } from "./fixtures.ts";
 
 let s: Started;
@@ -24,7 +25,7 @@ async function open(path: string, headers?: Record<string, string>): Promise<Sse
 const ids = (frames: SseFrame[]) => frames.map((f) => f.id ?? f.event);
 
 async function until(client: SseClient, check: (frames: SseFrame[]) => boolean) {
-  await vi.waitFor(() => expect(check(client.frames())).toBe(true), { timeout: 5000 });
+  await client.until("the frames the test expects", check, 5000);
 }
 
 describe("replay and live", () => {
@@ -235,7 +236,7 @@ describe("resync", () => {
     const client = await open("/api/events?after=0");
     (await client.response()).pause();
     expect(feed.bus.size).toBe(1);
-    await vi.waitFor(() => expect(feed.bus.size).toBe(0), { timeout: 5000 });
+    await eventually(() => feed.bus.size === 0, "the bus subscription released", 5000);
   });
 
   it("delivers a burst of thousands of live events in one tick to a reader that keeps up", async () => {
@@ -276,7 +277,7 @@ describe("connection lifecycle", () => {
   it("sends heartbeat comments", async () => {
     s = await startApp({ sse: { heartbeatMs: 20 } });
     const client = await open("/api/events");
-    await vi.waitFor(() => expect(client.text).toContain(": ping\n\n"), { timeout: 5000 });
+    await eventually(() => client.text.includes(": ping\n\n"), "a heartbeat comment", 5000);
   });
 
   it("releases the bus subscription when the last client disconnects", async () => {
@@ -288,7 +289,7 @@ describe("connection lifecycle", () => {
     expect(feed.bus.size).toBe(1);
     a.close();
     b.close();
-    await vi.waitFor(() => expect(feed.bus.size).toBe(0), { timeout: 5000 });
+    await eventually(() => feed.bus.size === 0, "the bus subscription released", 5000);
   });
 
   it("lets the server close while streams are open", async () => {

@@ -1,27 +1,25 @@
 // Black-box conformance of operator authentication (http-api.md, Authentication) on a
 // server with `require_token = true`, and of `yardmaster token rotate` against it.
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeFlows } from "../support/blackbox-flows.ts";
-import {
-  type BlackboxServer,
-  makeDir,
-  rotateToken,
-  startServer,
-  waitFor,
-} from "../support/blackbox-server.ts";
 import { checkError } from "../support/blackbox-shapes.ts";
-import { openStream } from "../support/blackbox-sse.ts";
+import { rotateToken, type Served, serve, serverDir, stop } from "../support/serve.ts";
+import { openStream } from "../support/sse.ts";
+import { testStoreUrl } from "../support/test-store.ts";
+import { eventually } from "../support/wait.ts";
 
-let srv: BlackboxServer;
+let srv: Served;
 let token: string;
+const dir = serverDir("bb-");
 beforeAll(async () => {
-  const dir = makeDir();
   const toml = writeFlows(dir, "require_token = true");
-  srv = await startServer(dir, toml);
-  token = await rotateToken(srv.config);
+  srv = await serve({ dir, toml, store: testStoreUrl(dir, "s.db") });
+  token = await rotateToken(srv.config!);
 }, 40_000);
 afterAll(async () => {
-  await srv?.stop();
+  await stop(srv);
+  rmSync(dir, { recursive: true, force: true });
 }, 30_000);
 
 const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
@@ -30,7 +28,7 @@ const accepted = async (t: string) =>
 
 describe("operator token", () => {
   it("refuses operator endpoints without or with a wrong token, 401 unauthorized", async () => {
-    await waitFor("the rotated token", () => accepted(token));
+    await eventually(() => accepted(token), "the rotated token");
     checkError(await srv.call("GET", "/api/runs"), 401, "unauthorized");
     checkError(await srv.call("GET", "/api/runs", undefined, bearer("wrong")), 401, "unauthorized");
     checkError(
@@ -71,10 +69,10 @@ describe("operator token", () => {
   });
 
   it("token rotate prints a new token that the running server accepts, refusing the old one", async () => {
-    const fresh = await rotateToken(srv.config);
+    const fresh = await rotateToken(srv.config!);
     expect(fresh).not.toBe(token);
-    await waitFor("the new token accepted", () => accepted(fresh));
-    await waitFor("the old token refused", async () => !(await accepted(token)));
+    await eventually(() => accepted(fresh), "the new token accepted");
+    await eventually(async () => !(await accepted(token)), "the old token refused");
     checkError(await srv.call("GET", "/api/runs", undefined, bearer(token)), 401, "unauthorized");
     token = fresh;
   });

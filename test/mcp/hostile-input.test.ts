@@ -8,17 +8,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  agentConfig,
-  answersHealth,
-  call,
-  killAll,
-  post,
-  type Served,
-  serveIn,
-  somePort,
-} from "../support/serve-process.ts";
-import { eventually } from "../support/server-harness.ts";
+import { call, post } from "../support/http-client.ts";
+import { killAll, type Served, serve } from "../support/serve.ts";
+import { agentConfig, answersHealth, somePort } from "../support/serve-folders.ts";
+import { eventually } from "../support/wait.ts";
 
 const WORKFLOWS = `import { workflow } from "yardmaster";
 export const consult = workflow("consult");
@@ -43,7 +36,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, "consult.ts"), WORKFLOWS);
   const config = `${agentConfig("consult", somePort())}[workflows.badform]\ntarget = "consult.ts:badform"\n`;
   writeFileSync(join(dir, "yardmaster.toml"), config);
-  served = await serveIn(dir, children);
+  served = await serve({ dir, children });
   url = served.url;
   const script = JSON.stringify({ turns: [[{ hang: true }]] });
   const { run_id } = (await call(url, "/api/workflows/consult/runs", post({ title: script }))).body;

@@ -10,10 +10,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SCRIPTED_AGENT } from "../support/agent-server.ts";
+import { call, post } from "../support/http-client.ts";
 import { dropSchemas, freshSchema, postgres, withSchema } from "../support/postgres.ts";
 import { PASSWORD_ROLE } from "../support/postgres-cluster.ts";
-import { call, killAll, post, serveIn, stop } from "../support/serve-process.ts";
-import { eventually } from "../support/server-harness.ts";
+import { killAll, serve, stop } from "../support/serve.ts";
+import { eventually } from "../support/wait.ts";
 
 const children: ChildProcess[] = [];
 const schema = freshSchema("logsecrets");
@@ -68,7 +69,9 @@ command = ${AGENT}
       );
       const operator = randomBytes(24).toString("base64url");
       const log: string[] = [];
-      const served = await serveIn(dir, children, {
+      const served = await serve({
+        dir,
+        children,
         args: ["--log-level", "trace", "--log-format", "json"],
         env: { YARDMASTER_TOKEN: operator, YARDMASTER_STORE: storeUrl() },
         log,

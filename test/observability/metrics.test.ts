@@ -7,12 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Family, metricValue, parseMetrics, sampleOf } from "../support/prometheus-text.ts";
-import {
-  defaultToml,
-  eventually,
-  startTestServer,
-  type TestServer,
-} from "../support/server-harness.ts";
+import { defaultToml, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { eventually } from "../support/wait.ts";
 
 const FLAKY = `import { workflow } from "yardmaster";
 export const flaky = workflow("flaky");

@@ -8,8 +8,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { call, killAll, post, serveIn, stop } from "../support/serve-process.ts";
-import { eventually, FLOWS } from "../support/server-harness.ts";
+import { call, post } from "../support/http-client.ts";
+import { killAll, serve, stop } from "../support/serve.ts";
+import { FLOWS } from "../support/server-harness.ts";
+import { eventually } from "../support/wait.ts";
 
 const children: ChildProcess[] = [];
 let dir: string;
@@ -42,7 +44,9 @@ async function completedRun(url: string): Promise<string> {
 describe("yardmaster serve logs", () => {
   it("writes JSON lines off a terminal: requests with ids, engine steps, and a 500's cause", async () => {
     const log: string[] = [];
-    const served = await serveIn(folder(), children, {
+    const served = await serve({
+      dir: folder(),
+      children,
       env: { YARDMASTER_LOG_LEVEL: "debug" },
       log,
     });
@@ -82,7 +86,7 @@ describe("yardmaster serve logs", () => {
 
   it("writes readable lines with --log-format pretty", async () => {
     const log: string[] = [];
-    const served = await serveIn(folder(), children, { args: ["--log-format", "pretty"], log });
+    const served = await serve({ dir: folder(), children, args: ["--log-format", "pretty"], log });
     await completedRun(served.url);
     await stop(served);
     await served.logged;

@@ -11,7 +11,8 @@ import {
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { startTestServer, type TestServer } from "../support/server-harness.ts";
+import { eventually } from "../support/wait.ts";
 
 const TRACED = new URL("../fixtures/workflows/traced.ts", import.meta.url).pathname;
 const exporter = new InMemorySpanExporter();

@@ -11,7 +11,8 @@ import {
   readSource,
   route,
 } from "../../src/authoring/index.ts";
-import { eventually, startTestServer } from "../support/server-harness.ts";
+import { startTestServer } from "../support/server-harness.ts";
+import { eventually } from "../support/wait.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 

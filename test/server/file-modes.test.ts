@@ -6,7 +6,9 @@ import type { ChildProcess } from "node:child_process";
 import { chmodSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { call, flowFolder, killAll, post, serveIn, stop } from "../support/serve-process.ts";
+import { call, post } from "../support/http-client.ts";
+import { killAll, type Served, serve, stop } from "../support/serve.ts";
+import { flowFolder } from "../support/serve-folders.ts";
 
 let dir: string;
 const children: ChildProcess[] = [];
@@ -23,9 +25,9 @@ it("creates the store, its companions and the token private to the user", {
   dir = flowFolder("ym-modes-", "require_token = true");
   chmodSync(join(dir, "yardmaster.toml"), 0o640);
   const umask = process.umask(0o022);
-  let served: Awaited<ReturnType<typeof serveIn>>;
+  let served: Served;
   try {
-    served = await serveIn(dir, children);
+    served = await serve({ dir, children });
   } finally {
     process.umask(umask);
   }

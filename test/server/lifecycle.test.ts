@@ -1,38 +1,37 @@
 // Black-box conformance of a server's life: a network bind wants a token whatever the peer,
 // the event-stream token is not logged, the replay cap sends `resync`, SIGTERM emits
 // `engine.stopping`, and a restart on the same store emits `engine.recovered` and runs on.
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { release, writeFlows } from "../support/blackbox-flows.ts";
-import {
-  type BlackboxServer,
-  makeDir,
-  rotateToken,
-  startServer,
-  waitFor,
-} from "../support/blackbox-server.ts";
 import { checkEnvelope } from "../support/blackbox-shapes.ts";
-import { openStream } from "../support/blackbox-sse.ts";
+import { rotateToken, type Served, serve, serverDir, stop } from "../support/serve.ts";
+import { openStream } from "../support/sse.ts";
+import { testStoreUrl } from "../support/test-store.ts";
+import { eventually } from "../support/wait.ts";
 
-let srv: BlackboxServer;
+let srv: Served;
 let token: string;
 let toml: string;
-const dir = makeDir();
+const dir = serverDir("bb-");
+const store = testStoreUrl(dir, "s.db");
 beforeAll(async () => {
   toml = writeFlows(dir, "sse_replay_cap = 10").replace('host = "127.0.0.1"', 'host = "0.0.0.0"');
-  srv = await startServer(dir, toml);
-  token = await rotateToken(srv.config);
+  srv = await serve({ dir, toml, store });
+  token = await rotateToken(srv.config!);
 }, 40_000);
 afterAll(async () => {
-  await srv?.stop();
+  await stop(srv);
+  rmSync(dir, { recursive: true, force: true });
 }, 30_000);
 
 const auth = () => ({ authorization: `Bearer ${token}` });
 
 describe("a server bound to a network interface", () => {
   it("wants the operator token even from a loopback peer, and never logs access_token", async () => {
-    await waitFor(
-      "token accepted",
+    await eventually(
       async () => (await srv.call("GET", "/api/runs", undefined, auth())).status === 200,
+      "token accepted",
     );
     expect((await srv.call("GET", "/api/runs")).status).toBe(401);
     expect((await srv.call("GET", "/api/me")).body).toMatchObject({
@@ -51,13 +50,16 @@ describe("a server bound to a network interface", () => {
     for (const title of ["a", "b"]) {
       await srv.call("POST", "/api/workflows/chain/runs", { title }, auth());
     }
-    await waitFor("runs done", async () => {
+    await eventually(async () => {
       const runs = (await srv.call("GET", "/api/runs?status=completed", undefined, auth())).body;
       return runs.length === 2;
-    });
+    }, "runs done");
     const stream = await openStream(`${srv.url}/api/events?after=0`, auth());
     try {
-      const frame = await waitFor("resync", () => stream.frames.find((f) => f.event === "resync"));
+      const frame = await eventually(
+        () => stream.frames().find((f) => f.event === "resync"),
+        "resync",
+      );
       expect(frame.id).toBeUndefined();
       expect(frame.data === undefined || !JSON.parse(frame.data).name).toBe(true);
     } finally {
@@ -73,15 +75,15 @@ describe("a server bound to a network interface", () => {
       "grip started",
       (e) => e.run_id === id && e.name === "task.started",
     );
-    await srv.stop(true);
+    await stop(srv);
     const stopping = await stream.waitFor("engine.stopping", (e) => e.name === "engine.stopping");
     stream.close();
     checkEnvelope(stopping, true);
     expect(stopping.data.task_ids).toContain(started.task_id);
-    srv = await startServer(dir, toml);
-    await waitFor(
-      "token accepted",
+    srv = await serve({ dir, toml, store });
+    await eventually(
       async () => (await srv.call("GET", "/api/runs", undefined, auth())).status === 200,
+      "token accepted",
     );
     const replay = await openStream(
       `${srv.url}/api/events?after=${stopping.id}&names=engine.*`,
@@ -98,9 +100,9 @@ describe("a server bound to a network interface", () => {
       replay.close();
     }
     release(dir, id);
-    await waitFor("recovered run completes", async () => {
+    await eventually(async () => {
       const run = (await srv.call("GET", `/api/runs/${id}`, undefined, auth())).body;
       return run.status === "completed";
-    });
+    }, "recovered run completes");
   });
 });

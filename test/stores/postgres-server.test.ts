@@ -7,12 +7,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { dropSchemas, freshSchema, postgres, withAdmin, withSchema } from "../support/postgres.ts";
 import { freePort } from "../support/postgres-cluster.ts";
-import {
-  defaultToml,
-  eventually,
-  startTestServer,
-  type TestServer,
-} from "../support/server-harness.ts";
+import { defaultToml, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { eventually } from "../support/wait.ts";
 
 const skipped = postgres.url === null;
 const schemas: string[] = [];

@@ -1,13 +1,16 @@
 // Operator-side helpers over one black-box server: submit, read, wait, and a live event tap.
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, expect } from "vitest";
 import { writeFlows } from "./blackbox-flows.ts";
-import { type BlackboxServer, makeDir, startServer, waitFor } from "./blackbox-server.ts";
 import { checkEnvelope } from "./blackbox-shapes.ts";
-import { type Envelope, openStream, type Stream } from "./blackbox-sse.ts";
+import { type Served, serve, serverDir, stop } from "./serve.ts";
+import { type Envelope, openStream, type SseClient } from "./sse.ts";
+import { testStoreUrl } from "./test-store.ts";
+import { eventually } from "./wait.ts";
 
 export interface Suite {
-  server: BlackboxServer;
-  tap: Stream;
+  server: Served;
+  tap: SseClient;
   submit(workflow: string, title: string, description?: string): Promise<string>;
   run(id: string): Promise<any>;
   task(id: number): Promise<any>;
@@ -19,8 +22,8 @@ export interface Suite {
 }
 
 export async function startSuite(server = ""): Promise<Suite> {
-  const dir = makeDir();
-  const srv = await startServer(dir, writeFlows(dir, server));
+  const dir = serverDir("bb-");
+  const srv = await serve({ dir, toml: writeFlows(dir, server), store: testStoreUrl(dir, "s.db") });
   const tap = await openStream(`${srv.url}/api/events`);
   const run = async (id: string) => (await srv.call("GET", `/api/runs/${id}`)).body;
   const suite: Suite = {
@@ -36,12 +39,12 @@ export async function startSuite(server = ""): Promise<Suite> {
     run,
     task: async (id) => (await srv.call("GET", `/api/tasks/${id}`)).body,
     untilRun: (id, test, what) =>
-      waitFor(what, async () => {
+      eventually(async () => {
         const r = await run(id);
         return test(r) ? r : undefined;
-      }),
+      }, what),
     untilTask: (runId, test, what) =>
-      waitFor(what, async () => ((await run(runId)).tasks ?? []).find(test)),
+      eventually(async () => ((await run(runId)).tasks ?? []).find(test), what),
     eventsOf: (runId) => tap.events().filter((e) => e.run_id === runId),
     async stored(runId) {
       const reply = await srv.call("GET", `/api/runs/${runId}/events`);
@@ -51,7 +54,8 @@ export async function startSuite(server = ""): Promise<Suite> {
     },
     async stop() {
       tap.close();
-      await srv.stop();
+      await stop(srv);
+      rmSync(dir, { recursive: true, force: true });
     },
   };
   return suite;
@@ -60,7 +64,7 @@ export async function startSuite(server = ""): Promise<Suite> {
 export const ended = (run: any) => ["completed", "failed", "cancelled"].includes(run?.status);
 
 /** Every run of the list is numbered 1..n in list order. */
-export async function checkPositions(srv: BlackboxServer): Promise<any[]> {
+export async function checkPositions(srv: Served): Promise<any[]> {
   const list = (await srv.call("GET", "/api/runs")).body as any[];
   expect(list.map((r) => r.position)).toEqual(list.map((_, i) => i + 1));
   return list;

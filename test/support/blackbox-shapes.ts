@@ -1,7 +1,7 @@
 // Field-by-field checks of the resources and events as http-api.md tables state them.
 // A type ending in `?` is nullable: null or absent. `any!` must be present, any value.
 import { expect } from "vitest";
-import type { Envelope } from "./blackbox-sse.ts";
+import type { Envelope } from "./sse.ts";
 
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|\+00:00)$/;
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;

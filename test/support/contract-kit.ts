@@ -1,6 +1,7 @@
 // Small steps the contract tests (test/contract-*.test.ts) take against a real server.
 import { expect } from "vitest";
-import { eventually, type TestServer } from "./server-harness.ts";
+import type { TestServer } from "./server-harness.ts";
+import { eventually } from "./wait.ts";
 
 export interface EventOut {
   id: number | null;

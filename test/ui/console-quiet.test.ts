@@ -14,8 +14,9 @@ import {
   settle,
   unexpected,
 } from "../support/console-noise.ts";
-import { eventually, FLOWS, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { FLOWS, startTestServer, type TestServer } from "../support/server-harness.ts";
 import { consoleToml, submitRun } from "../support/ui-console.ts";
+import { eventually } from "../support/wait.ts";
 
 let s: TestServer;
 let browser: Browser;

@@ -5,13 +5,9 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../support/browser.ts";
-import {
-  defaultToml,
-  eventually,
-  startTestServer,
-  type TestServer,
-} from "../support/server-harness.ts";
+import { defaultToml, startTestServer, type TestServer } from "../support/server-harness.ts";
 import { openConsole, shot, submitRun } from "../support/ui-console.ts";
+import { eventually } from "../support/wait.ts";
 
 const APPROVAL = join(import.meta.dirname, "..", "..", "examples", "approval.ts");
 

@@ -3,8 +3,9 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../support/browser.ts";
-import { eventually, startTestServer, type TestServer } from "../support/server-harness.ts";
+import { startTestServer, type TestServer } from "../support/server-harness.ts";
 import { consoleToml, openConsole, shot, submitRun } from "../support/ui-console.ts";
+import { eventually } from "../support/wait.ts";
 
 let s: TestServer;
 let browser: Browser;
