@@ -1,16 +1,14 @@
 // The real `yardmaster` command as a user runs it: `serve` with no configuration serves the demo
 // and runs it to completion; with `require_token`, requests need the token, and
 // `yardmaster token rotate` swaps it on the running server without a restart.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
-import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { rotateToken, serve as start } from "../support/serve.ts";
 import { eventually } from "../support/wait.ts";
 
-const BIN = resolve("bin/yardmaster.mjs");
 let dir: string;
 let child: ChildProcess | null = null;
 
@@ -24,25 +22,10 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function serve(args: string[], command = [process.execPath, BIN], cwd = dir): Promise<string> {
-  const [program, ...first] = command;
-  const proc = spawn(program!, [...first, "serve", ...args], {
-    cwd,
-    stdio: "pipe",
-    detached: true,
-  });
-  child = proc;
-  return new Promise((done, fail) => {
-    const timer = setTimeout(() => fail(new Error("no ready line in 20 s")), 20_000);
-    createInterface({ input: proc.stdout }).on("line", (line) => {
-      const url = /listening on (http\S+)/.exec(line)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        done(url);
-      }
-    });
-    proc.once("exit", (code) => fail(new Error(`serve exited ${code}`)));
-  });
+async function serve(args: string[], command?: string[], cwd = dir): Promise<string> {
+  const served = await start({ dir: cwd, args, command, detached: true });
+  child = served.child;
+  return served.url;
 }
 
 describe("yardmaster serve", () => {
@@ -86,14 +69,7 @@ describe("yardmaster serve", () => {
     const config = join(dir, "yardmaster.toml");
     await writeFile(config, "[server]\nrequire_token = true\n\n[pools.default]\ncapacity = 1\n");
     const url = await serve(["--config", config, "--port", "0"]);
-    const rotate = async () => {
-      const { stdout } = await promisify(execFile)(
-        process.execPath,
-        [BIN, "token", "rotate", "--config", config],
-        { cwd: dir },
-      );
-      return stdout.trim().split("\n").at(-1)!;
-    };
+    const rotate = () => rotateToken(config);
     const get = (token?: string) =>
       fetch(`${url}/api/runs`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
     expect((await get()).status).toBe(401);

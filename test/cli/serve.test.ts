@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { serveOnce, serve as start } from "../support/serve.ts";
 
-const BIN = resolve("bin/yardmaster.mjs");
 let dir: string;
 let child: ChildProcess | null = null;
 
@@ -18,16 +17,11 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Starts `yardmaster serve` in `dir` and resolves with the first stdout line. */
-function serve(args: string[]): Promise<string> {
-  const proc = spawn(process.execPath, [BIN, "serve", ...args], { cwd: dir, stdio: "pipe" });
-  child = proc;
-  const stderr: string[] = [];
-  proc.stderr.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
-  return new Promise((done, fail) => {
-    createInterface({ input: proc.stdout }).once("line", done);
-    proc.once("exit", (code) => fail(new Error(`serve exited ${code}: ${stderr.join("")}`)));
-  });
+/** Starts `yardmaster serve` in `dir` and resolves with its ready line. */
+async function serve(args: string[]): Promise<string> {
+  const served = await start({ dir, args });
+  child = served.child;
+  return served.readyLine;
 }
 
 function exitCode(proc: ChildProcess): Promise<number | null> {
@@ -59,18 +53,9 @@ describe("yardmaster serve", () => {
     await writeFile(join(dir, "yardmaster.toml"), "[pools.default]\ncapacity = 1\n");
     const line = await serve(["--port", "0", "--store", "sqlite:first.db"]);
     const port = new URL(line.replace("Yardmaster listening on ", "")).port;
-    const second = spawn(
-      process.execPath,
-      [BIN, "serve", "--port", port, "--store", "sqlite:b.db"],
-      {
-        cwd: dir,
-        stdio: "pipe",
-      },
-    );
-    const stderr: string[] = [];
-    second.stderr.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
-    expect(await exitCode(second)).toBe(1);
-    expect(stderr.join("")).toMatch(/^yardmaster serve: .*EADDRINUSE/m);
+    const second = await serveOnce(dir, ["--port", port, "--store", "sqlite:b.db"]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/^yardmaster serve: .*EADDRINUSE/m);
     child!.kill("SIGTERM");
     expect(await exitCode(child!)).toBe(0);
   });

@@ -2,15 +2,14 @@
 // recovers or claims anything, so the first finishes its attempt as if nothing happened. (It
 // used to recover the first server's attempt, claim it, and leave its run running for ever.)
 // A crashed server leaves no lock behind.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ServeExit, serve as start } from "../support/serve.ts";
 import { eventually } from "../support/wait.ts";
 
-const BIN = resolve("bin/yardmaster.mjs");
 let dir: string;
 const children: ChildProcess[] = [];
 
@@ -43,21 +42,15 @@ interface Started {
 
 /** Starts `yardmaster serve` in `dir`; `url` is null when it exited before its ready line. */
 async function serve(): Promise<Started> {
-  const child = spawn(process.execPath, [BIN, "serve", "--port", "0"], { cwd: dir });
-  children.push(child);
-  let stderr = "";
-  child.stderr!.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exit = new Promise<{ code: number | null; stderr: string }>((done) =>
-    child.once("exit", (code) => done({ code, stderr })),
-  );
-  const ready = new Promise<string>((done) =>
-    createInterface({ input: child.stdout! }).once("line", done),
-  );
-  const first = await Promise.race([ready, exit.then(() => null)]);
-  const url = first === null ? null : /listening on (\S+)/.exec(first)![1];
-  return { url, exit, child };
+  try {
+    const served = await start({ dir, args: ["--port", "0"], children });
+    const exit = served.exited.then((code) => ({ code, stderr: served.output() }));
+    return { url: served.url, exit, child: served.child };
+  } catch (err) {
+    if (!(err instanceof ServeExit)) throw err;
+    const exit = Promise.resolve({ code: err.code, stderr: err.output });
+    return { url: null, exit, child: children.at(-1)! };
+  }
 }
 
 async function json(url: string, init?: RequestInit): Promise<any> {

@@ -1,8 +1,9 @@
 // The one way the suite starts a real `yardmaster serve` process: in a folder of its own (its
 // working folder), with the arguments, configuration and environment a test gives, on the URL it
-// prints in its one ready line (`--port 0` or `port = 0` lets the OS choose). The process knows
-// nothing of the test: it is driven over HTTP only. Everything it writes is kept (`output()`),
-// printed when the test that started it fails, and named in the error when it does not start.
+// prints in its one ready line, the first line of its stdout (`--port 0` or `port = 0` lets the
+// OS choose). The process knows nothing of the test: it is driven over HTTP only. Everything it
+// writes is kept (`output()`), printed when the test that started it fails, and carried by the
+// error when it does not start.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -30,10 +31,26 @@ export interface ServeOptions {
   children?: ChildProcess[];
   /** How long the ready line may take. */
   readyMs?: number;
+  /** The program and its first arguments, in place of `node bin/yardmaster.mjs` (`npx yardmaster`). */
+  command?: string[];
+  /** Its own process group, so that a test can kill a wrapper (npx) with what it started. */
+  detached?: boolean;
+}
+
+/** A server that exited before its ready line: its exit code and everything it wrote. */
+export class ServeExit extends Error {
+  constructor(
+    readonly code: number | null,
+    readonly output: string,
+  ) {
+    super(`yardmaster serve exited ${code} before it was ready:\n${output}`);
+  }
 }
 
 export interface Served {
   url: string;
+  /** The line the server printed once ready (`Yardmaster listening on <url>`). */
+  readyLine: string;
   dir: string;
   /** The configuration file, when the options wrote one. */
   config: string | undefined;
@@ -69,7 +86,8 @@ function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 /** Starts `yardmaster serve` and resolves once it printed its ready line (bounded). */
 export async function serve(options: ServeOptions): Promise<Served> {
-  const args = [BIN, "serve"];
+  const [program, ...first] = options.command ?? [process.execPath, BIN];
+  const args = [...first, "serve"];
   let config: string | undefined;
   if (options.toml !== undefined) {
     config = join(options.dir, "yardmaster.toml");
@@ -78,10 +96,11 @@ export async function serve(options: ServeOptions): Promise<Served> {
   }
   if (options.store !== undefined) args.push("--store", options.store);
   args.push(...(options.args ?? []));
-  const child = spawn(process.execPath, args, {
+  const child = spawn(program!, args, {
     cwd: options.dir,
     env: serverEnv(options.env),
     stdio: ["ignore", "pipe", "pipe"],
+    detached: options.detached ?? false,
   });
   options.children?.push(child);
   let output = "";
@@ -98,6 +117,7 @@ export async function serve(options: ServeOptions): Promise<Served> {
     logged = new Promise((done) => lines.once("close", done));
   }
   const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+  const closed = new Promise((done) => child.once("close", done));
   try {
     onTestFailed(() => {
       process.stderr.write(`\n[yardmaster serve in ${options.dir}]\n${output}\n`);
@@ -106,26 +126,36 @@ export async function serve(options: ServeOptions): Promise<Served> {
     // Started outside a test (a beforeAll): the error of a failed start still carries the log.
   }
   const readyMs = options.readyMs ?? 20_000;
-  const printed = await new Promise<string>((done, fail) => {
+  const readyLine = await new Promise<string>((done, fail) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       fail(new Error(`yardmaster serve printed no ready line in ${readyMs} ms:\n${output}`));
     }, readyMs);
+    // The ready line is the first thing the server prints: anything before it is a failure,
+    // unless a wrapper (`command`, npx) may print its own lines first.
+    let seen = false;
     createInterface({ input: child.stdout! }).on("line", (line) => {
-      const found = /listening on (\S+)/.exec(line);
-      if (!found) return;
+      const ready = /listening on \S+/.test(line);
+      if (seen || (!ready && options.command)) return;
+      seen = true;
       clearTimeout(timer);
-      done(found[1]!.replace(/\/$/, ""));
+      if (ready) return done(line);
+      child.kill("SIGKILL");
+      fail(new Error(`yardmaster serve printed ${JSON.stringify(line)} before its ready line`));
     });
-    void exited.then((code) => {
+    void exited.then(async (code) => {
       clearTimeout(timer);
-      fail(new Error(`yardmaster serve exited ${code} before it was ready:\n${output}`));
+      // What it wrote last may still be in the pipes when the exit is reported.
+      await closed;
+      fail(new ServeExit(code, output));
     });
   });
   // A wildcard bind is reached over loopback.
+  const printed = /listening on (\S+)/.exec(readyLine)![1]!.replace(/\/$/, "");
   const url = printed.replace("//0.0.0.0:", "//127.0.0.1:");
   return {
     url,
+    readyLine,
     dir: options.dir,
     config,
     child,
