@@ -1,8 +1,6 @@
 // Black-box conformance: the real `yardmaster serve` driven over HTTP exactly as
 // http-api.md reads (runs, tasks, the work log, errors, health). No source is imported.
 import { describe, expect, it } from "vitest";
-import { checkPositions, ended, suiteForFile } from "../support/blackbox-client.ts";
-import { release } from "../support/blackbox-flows.ts";
 import {
   checkError,
   checkFields,
@@ -13,7 +11,9 @@ import {
   RUN_SUMMARY,
   TASK_STATUSES,
   TASK_VIEW,
-} from "../support/blackbox-shapes.ts";
+} from "../support/api-shapes.ts";
+import { checkPositions, ended, suiteForFile } from "../support/operator-suite.ts";
+import { release } from "../support/suite-flows.ts";
 import { eventually } from "../support/wait.ts";
 
 const s = suiteForFile();

@@ -1,9 +1,9 @@
 // Black-box conformance of the engine as seen over HTTP: fan-out and join, run output,
 // GraphOut, retries, NonRetryable, node timeouts and human input (http-api.md).
 import { describe, expect, it } from "vitest";
-import { ended, suiteForFile } from "../support/blackbox-client.ts";
-import { release } from "../support/blackbox-flows.ts";
-import { checkFields, checkType } from "../support/blackbox-shapes.ts";
+import { checkFields, checkType } from "../support/api-shapes.ts";
+import { ended, suiteForFile } from "../support/operator-suite.ts";
+import { release } from "../support/suite-flows.ts";
 import { eventually } from "../support/wait.ts";
 
 const s = suiteForFile();

@@ -2,10 +2,10 @@
 // server with `require_token = true`, and of `yardmaster token rotate` against it.
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeFlows } from "../support/blackbox-flows.ts";
-import { checkError } from "../support/blackbox-shapes.ts";
+import { checkError } from "../support/api-shapes.ts";
 import { rotateToken, type Served, serve, serverDir, stop } from "../support/serve.ts";
 import { openStream } from "../support/sse.ts";
+import { writeFlows } from "../support/suite-flows.ts";
 import { testStoreUrl } from "../support/test-store.ts";
 import { eventually } from "../support/wait.ts";
 

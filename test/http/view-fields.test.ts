@@ -1,6 +1,6 @@
 // Views over a real server, field by field as http-api.md "Resources and their fields" reads.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EventOut, submitTo, untilEvent } from "../support/contract-kit.ts";
+import { type EventOut, submitTo, untilEvent } from "../support/run-steps.ts";
 import { startTestServer, type TestServer } from "../support/server-harness.ts";
 
 let s: TestServer;

@@ -3,10 +3,10 @@
 // `engine.stopping`, and a restart on the same store emits `engine.recovered` and runs on.
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { release, writeFlows } from "../support/blackbox-flows.ts";
-import { checkEnvelope } from "../support/blackbox-shapes.ts";
+import { checkEnvelope } from "../support/api-shapes.ts";
 import { rotateToken, type Served, serve, serverDir, stop } from "../support/serve.ts";
 import { openStream } from "../support/sse.ts";
+import { release, writeFlows } from "../support/suite-flows.ts";
 import { testStoreUrl } from "../support/test-store.ts";
 import { eventually } from "../support/wait.ts";
 

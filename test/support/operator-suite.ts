@@ -1,10 +1,11 @@
-// Operator-side helpers over one black-box server: submit, read, wait, and a live event tap.
+// Operator-side helpers over one `yardmaster serve` process (serve.ts), driven over HTTP only:
+// submit, read, wait, and a live event tap.
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, expect } from "vitest";
-import { writeFlows } from "./blackbox-flows.ts";
-import { checkEnvelope } from "./blackbox-shapes.ts";
+import { checkEnvelope } from "./api-shapes.ts";
 import { type Served, serve, serverDir, stop } from "./serve.ts";
 import { type Envelope, openStream, type SseClient } from "./sse.ts";
+import { writeFlows } from "./suite-flows.ts";
 import { testStoreUrl } from "./test-store.ts";
 import { eventually } from "./wait.ts";
 

@@ -1,4 +1,5 @@
-// Small steps the contract tests (test/contract-*.test.ts) take against a real server.
+// Small steps the tests over a server in their own process (server-harness.ts) take: submit a
+// run, read its stored events, wait for one.
 import { expect } from "vitest";
 import type { TestServer } from "./server-harness.ts";
 import { eventually } from "./wait.ts";
