@@ -2,7 +2,7 @@
 // event loop shows as a health check that gets no answer (never as a timed assertion): a names
 // glob built to backtrack, bodies nested past the depth limit, text past its size limits and
 // refusals that used to leave the error shape. The agent surface has its own file
-// (e2e-agent-input.test.ts).
+// (mcp/hostile-input.test.ts).
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
