@@ -1,7 +1,10 @@
 // Operator authentication: loopback binds need nothing, other binds (or require_token) need the
 // bearer token from the token file, re-read on rotation; /api/health and /api/me stay open;
-// `access_token` works on /api/events only; credentials never reach the logs.
+// `access_token` works on /api/events only; credentials never reach the logs. Then the same
+// over a `yardmaster serve` process with `require_token = true`, and `yardmaster token rotate`
+// against it.
 
+import { rmSync } from "node:fs";
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import http from "node:http";
 import { tmpdir } from "node:os";
@@ -10,7 +13,18 @@ import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuthGate, ensureToken, isLoopbackHost, rotateToken } from "../../src/http/auth.ts";
 import { createLogger } from "../../src/observability/logger.ts";
-import { SseClient } from "../support/sse.ts";
+import { checkError } from "../support/api-shapes.ts";
+import {
+  rotateToken as rotateByCommand,
+  type Served,
+  serve,
+  serverDir,
+  stop,
+} from "../support/serve.ts";
+import { openStream, SseClient } from "../support/sse.ts";
+import { writeFlows } from "../support/suite-flows.ts";
+import { testStoreUrl } from "../support/test-store.ts";
+import { eventually } from "../support/wait.ts";
 import { RUN_ID, type Started, startApp } from "./fixtures.ts";
 
 let dir: string;
@@ -216,5 +230,88 @@ describe("ensureToken", () => {
     expect(first.created).toBe(true);
     const again = await ensureToken(tokenFile);
     expect(again).toEqual({ token: first.token, created: false });
+  });
+});
+
+describe("over a `yardmaster serve` process with require_token", () => {
+  let srv: Served;
+  let token: string;
+  const dir = serverDir("bb-");
+  beforeAll(async () => {
+    const toml = writeFlows(dir, "require_token = true");
+    srv = await serve({ dir, toml, store: testStoreUrl(dir, "s.db") });
+    token = await rotateByCommand(srv.config!);
+  }, 40_000);
+  afterAll(async () => {
+    await stop(srv);
+    rmSync(dir, { recursive: true, force: true });
+  }, 30_000);
+
+  const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
+  const accepted = async (t: string) =>
+    (await srv.call("GET", "/api/runs", undefined, bearer(t))).status === 200;
+
+  describe("operator token", () => {
+    it("refuses operator endpoints without or with a wrong token, 401 unauthorized", async () => {
+      await eventually(() => accepted(token), "the rotated token");
+      checkError(await srv.call("GET", "/api/runs"), 401, "unauthorized");
+      checkError(
+        await srv.call("GET", "/api/runs", undefined, bearer("wrong")),
+        401,
+        "unauthorized",
+      );
+      checkError(
+        await srv.call("POST", "/api/workflows/chain/runs", { title: "x" }),
+        401,
+        "unauthorized",
+      );
+      checkError(await srv.call("GET", "/api/workflows"), 401, "unauthorized");
+      const made = await srv.call(
+        "POST",
+        "/api/workflows/chain/runs",
+        { title: "x" },
+        bearer(token),
+      );
+      expect(made.status).toBe(201);
+    });
+
+    it("leaves health and me open; me reports auth token and whether the caller is authenticated", async () => {
+      expect((await srv.call("GET", "/api/health")).status).toBe(200);
+      const anon = await srv.call("GET", "/api/me");
+      expect(anon.status).toBe(200);
+      expect(anon.body).toMatchObject({ auth: "token", authenticated: false, features: [] });
+      expect((await srv.call("GET", "/api/me", undefined, bearer(token))).body).toMatchObject({
+        auth: "token",
+        authenticated: true,
+      });
+      expect(
+        (await srv.call("GET", "/api/me", undefined, bearer("wrong"))).body.authenticated,
+      ).toBe(false);
+    });
+
+    it("accepts access_token on /api/events only", async () => {
+      const open = await openStream(
+        `${srv.url}/api/events?access_token=${encodeURIComponent(token)}`,
+      );
+      open.close();
+      expect(open.status).toBe(200);
+      const refused = await srv.call("GET", "/api/events");
+      checkError(refused, 401, "unauthorized");
+      checkError(await srv.call("GET", "/api/events?access_token=wrong"), 401, "unauthorized");
+      const elsewhere = await srv.call(
+        "GET",
+        `/api/runs?access_token=${encodeURIComponent(token)}`,
+      );
+      checkError(elsewhere, 401, "unauthorized");
+    });
+
+    it("token rotate prints a new token that the running server accepts, refusing the old one", async () => {
+      const fresh = await rotateByCommand(srv.config!);
+      expect(fresh).not.toBe(token);
+      await eventually(() => accepted(fresh), "the new token accepted");
+      await eventually(async () => !(await accepted(token)), "the old token refused");
+      checkError(await srv.call("GET", "/api/runs", undefined, bearer(token)), 401, "unauthorized");
+      token = fresh;
+    });
   });
 });
