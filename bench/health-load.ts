@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { openStore } from "../src/server/start.ts";
-import { requestInput, runInput, taskInput } from "../test/store-contract/fixtures.ts";
+import { requestInput, runInput, taskInput } from "../test/stores/contract/fixtures.ts";
 import { latencies } from "./figures.ts";
 import { HttpClient } from "./http-client.ts";
 import { cpuMs } from "./server-handle.ts";

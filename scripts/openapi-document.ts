@@ -2,7 +2,7 @@
 // the real app (`buildApp`) without a store, an engine or a socket: the document comes from the
 // route schemas alone, so every dependency is an inert stand-in that refuses to be called. All
 // optional parts a server mounts (agent surface, registration, plugins, metrics) are given, so
-// the document lists every route `yardmaster serve` documents; test/client-types.test.ts checks
+// the document lists every route `yardmaster serve` documents; test/client/types.test.ts checks
 // that against a real server.
 import { EventBus } from "../src/engine/index.ts";
 import { type AppDeps, buildApp } from "../src/http/app.ts";

@@ -5,7 +5,7 @@
 //
 // The context answers runs and work-log entries as the HTTP API shows them, so their types come
 // from the service's schemas: a type-only import, erased when compiled, and the one import of
-// authoring outside itself and lib/ (test/module-layers.test.ts lists it as the known exception).
+// authoring outside itself and lib/ (test/server/module-layers.test.ts lists it as the known exception).
 import type { LogEntry, RunDetail } from "../service/schemas/index.ts";
 
 export const SLOTS = ["run", "task", "node", "workflow", "global"] as const;

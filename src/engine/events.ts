@@ -2,7 +2,7 @@
 // of them are never stored, and the open `plugin.<workflow>.<name>` namespace. The shapes are zod
 // schemas so that one source gives the TypeScript type `Work.emit` checks each call against, the
 // JSON Schema components of /openapi.json (service/schemas/events.ts names them) and the
-// validation test/engine-events.test.ts runs on the events a real engine emits. Nothing here is
+// validation test/engine/events.test.ts runs on the events a real engine emits. Nothing here is
 // checked at runtime on the commit path: emitting stays a push onto a list.
 //
 // Each shape is written as the emitting code writes it: a field that is always present but may

@@ -1,6 +1,6 @@
 // The one storage interface the engine and the service layer use. It is shaped by the domain
 // (runs, attempts, the work log, requests, events), never by SQL. Every implementation
-// (`src/stores/sqlite`, `src/stores/postgres`) must pass `test/store-contract.ts`.
+// (`src/stores/sqlite`, `src/stores/postgres`) must pass `test/stores/contract.ts`.
 //
 // Consistency model:
 // - Every state change happens inside `transact`, which is one database transaction: all of its

@@ -4,7 +4,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EventRecord } from "../../src/engine/domain.ts";
-import { eventually, startTestServer, type TestServer } from "./server-harness.ts";
+import { startTestServer, type TestServer } from "./server-harness.ts";
+import { eventually } from "./wait.ts";
 
 export const SCRIPTED_AGENT = join(
   import.meta.dirname,

@@ -1,4 +1,4 @@
-// The server the OpenAPI fuzz test drives: `yardmaster serve` (through serve-process.ts) on a
+// The server the OpenAPI fuzz test drives: `yardmaster serve` (through serve.ts) on a
 // real SQLite file in a temp folder, with the operator token required, and seeded so that path
 // parameters can name real things: finished runs, node requests waiting on a person (ctx.ask),
 // and a live agent attempt (its task token, and a request the agent opened itself). Fuzzed
@@ -7,8 +7,10 @@
 import type { ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AGENT_COMMAND, call, type Served, serveIn } from "./serve-process.ts";
-import { eventually } from "./server-harness.ts";
+import { call } from "./http-client.ts";
+import { type Served, serve } from "./serve.ts";
+import { AGENT_COMMAND } from "./serve-folders.ts";
+import { eventually } from "./wait.ts";
 
 // The agent opens a request over HTTP, then waits until its session is cancelled: its token
 // stays valid for as long as the fuzz runs.
@@ -119,7 +121,7 @@ export interface Fixture {
 export async function startFixture(dir: string, children: ChildProcess[]): Promise<Fixture> {
   writeFileSync(join(dir, "flows.ts"), FLOWS);
   writeFileSync(join(dir, "yardmaster.toml"), toml(dir));
-  const served = await serveIn(dir, children);
+  const served = await serve({ dir, children });
   // A server that requires a token and finds none writes one (docs/configuration.md).
   const operator = readFileSync(join(dir, ".yardmaster", "operator-token"), "utf8").trim();
   const api: Fixture["api"] = (method, path, body) =>

@@ -1,5 +1,7 @@
-// A real server (`startServer`, the same wiring `yardmaster serve` uses) on 127.0.0.1 with an
-// OS-chosen port, a configuration file in a fresh temp directory, and a tiny fetch client.
+// A real server in the test's own process (`startServer`, the same wiring `yardmaster serve`
+// uses) on 127.0.0.1 with an OS-chosen port, a configuration file in a fresh temp directory,
+// and a tiny fetch client. For a test that needs the server as a separate process (signals, a
+// stalled event loop, the command's own start-up), serve.ts starts `yardmaster serve`.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -89,17 +91,5 @@ export async function startTestServer(
   };
 }
 
-/** Polls `probe` until it answers a truthy value; fails after `ms`. */
-export async function eventually<T>(
-  probe: () => Promise<T | undefined | false>,
-  what: string,
-  ms = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+// The one wait lives in wait.ts; tests that still import it from here get the same function.
+export { eventually } from "./wait.ts";

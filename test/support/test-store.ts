@@ -1,8 +1,9 @@
 // Which store the harnesses put their engines and servers on. By default a SQLite file in the
 // test's own folder. With YARDMASTER_TEST_STORE=postgres they use the test run's PostgreSQL
 // server instead (test/support/postgres-setup.ts), one schema per folder, so a server restarted
-// on the same folder finds its data: the engine, server and black-box suites then check the
-// Postgres store end to end (`YARDMASTER_TEST_STORE=postgres npx vitest run test/engine-`).
+// on the same folder finds its data: the engine tests, the in-process servers and the
+// `yardmaster serve` processes (serve.ts) then check the Postgres store end to end
+// (`YARDMASTER_TEST_STORE=postgres npx vitest run test/engine`).
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { postgres, withSchema } from "./postgres.ts";

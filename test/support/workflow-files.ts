@@ -4,7 +4,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { eventually, type TestServer } from "./server-harness.ts";
+import type { TestServer } from "./server-harness.ts";
+import { eventually } from "./wait.ts";
 
 const ENTRY = pathToFileURL(fileURLToPath(new URL("../../src/index.ts", import.meta.url))).href;
 const ZOD = import.meta.resolve("zod");

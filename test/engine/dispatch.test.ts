@@ -1,0 +1,202 @@
+// Pools, slots and dispatch order: capacity, run position, node priority, pause and resume.
+import { afterEach, describe, expect, it } from "vitest";
+import { workflow } from "../../src/authoring/index.ts";
+import { gate, type Harness, startHarness } from "../support/engine-harness.ts";
+
+let h: Harness;
+afterEach(async () => {
+  await h?.close();
+});
+
+/** A one-node workflow whose bodies record their order and wait for the test's gate. */
+function recorder(name: string, order: string[], release: Promise<void>) {
+  const wf = workflow(name);
+  wf.node({ start: true }, async function only({}: any, input: { title: string }) {
+    order.push(input.title);
+    await release;
+    return input.title;
+  });
+  return wf;
+}
+
+describe("dispatch", () => {
+  it("never runs more attempts than the pool's capacity", async () => {
+    h = await startHarness({ pools: { default: { capacity: 2 } } });
+    let now = 0;
+    let peak = 0;
+    const wf = workflow("busy");
+    wf.node({ start: true }, async function a() {
+      now += 1;
+      peak = Math.max(peak, now);
+      await new Promise((r) => setTimeout(r, 10));
+      now -= 1;
+    });
+    h.register(wf);
+    const ids = [];
+    for (let i = 0; i < 6; i++)
+      ids.push((await h.service.submitRun("busy", { title: `r${i}` })).run_id);
+    await h.waitFor(() => h.named("run.completed").length === 6, "six runs");
+    expect(peak).toBe(2);
+    const health = await h.service.health();
+    expect(health.pools).toEqual({ default: { capacity: 2, in_flight: 0 } });
+  });
+
+  it("claims in run position order, and a reorder changes what is claimed next", async () => {
+    h = await startHarness({ pools: { default: { capacity: 1 } } });
+    const order: string[] = [];
+    const hold = gate();
+    h.register(recorder("ordered", order, hold.promise));
+    const first = await h.service.submitRun("ordered", { title: "first" });
+    await h.waitFor(() => order.length === 1, "first claimed");
+    await h.service.submitRun("ordered", { title: "second" });
+    await h.service.submitRun("ordered", { title: "third" });
+    const fourth = await h.service.submitRun("ordered", { title: "fourth" });
+    expect(await h.service.positionRun(fourth.run_id, { index: 0 })).toEqual({ position: 1 });
+    expect(await h.service.positionRun(first.run_id, { direction: 1 })).toEqual({ position: 3 });
+    const list = await h.service.listRuns({});
+    expect(list.map((r) => r.title)).toEqual(["fourth", "second", "first", "third"]);
+    expect(list.map((r) => r.position)).toEqual([1, 2, 3, 4]);
+    hold.open();
+    await h.waitFor(() => h.named("run.completed").length === 4, "all runs");
+    expect(order).toEqual(["first", "fourth", "second", "third"]);
+    const reordered = h.named("run.reordered", fourth.run_id);
+    expect(reordered[0].data).toEqual({ position: 1, previous: 4 });
+  });
+
+  it("a finishing attempt hands its slot to the first run in list order, not its successor", async () => {
+    h = await startHarness({ pools: { default: { capacity: 1 } } });
+    const order: string[] = [];
+    const hold = gate();
+    const wf = workflow("chain");
+    wf.node({ start: true }, async function a({ b }: any, input: { title: string }) {
+      order.push(`${input.title}.a`);
+      if (input.title === "x") await hold.promise;
+      return b(input);
+    });
+    wf.node(async function b({}: any, input: { title: string }) {
+      order.push(`${input.title}.b`);
+    });
+    h.register(wf);
+    await h.service.submitRun("chain", { title: "x" });
+    await h.waitFor(() => order.length === 1, "x claimed");
+    const y = await h.service.submitRun("chain", { title: "y" });
+    await h.service.positionRun(y.run_id, { index: 0 });
+    hold.open();
+    await h.waitFor(() => h.named("run.completed").length === 2, "both runs");
+    expect(order).toEqual(["x.a", "y.a", "y.b", "x.b"]);
+    const health = await h.service.health();
+    expect(health.pools).toEqual({ default: { capacity: 1, in_flight: 0 } });
+  });
+
+  it("direction at the ends is a no-op answering the current position; index is clamped", async () => {
+    h = await startHarness();
+    const wf = workflow("idle");
+    wf.node({ start: true }, async function a() {});
+    h.register(wf, "default");
+    await h.engine.stop();
+    const a = await h.service.submitRun("idle", { title: "a" });
+    const b = await h.service.submitRun("idle", { title: "b" });
+    expect(await h.service.positionRun(a.run_id, { direction: -1 })).toEqual({ position: 1 });
+    expect(await h.service.positionRun(b.run_id, { direction: 1 })).toEqual({ position: 2 });
+    expect(await h.service.positionRun(a.run_id, { index: 99 })).toEqual({ position: 2 });
+    expect(await h.service.positionRun(a.run_id, { index: -5 })).toEqual({ position: 1 });
+    expect(h.named("run.reordered")).toHaveLength(2);
+  });
+
+  it("claims higher node priority first within a run", async () => {
+    h = await startHarness({ pools: { default: { capacity: 1 } } });
+    const order: string[] = [];
+    const wf = workflow("prio");
+    wf.node({ start: true }, async function split({ low, high }: any) {
+      return [low(1), high(2)];
+    });
+    wf.node({ priority: -1 }, async function low() {
+      order.push("low");
+    });
+    wf.node({ priority: 5 }, async function high() {
+      order.push("high");
+    });
+    h.register(wf);
+    const { run_id } = await h.service.submitRun("prio", { title: "t" });
+    await h.waitEvent("run.completed", (e) => e.run_id === run_id);
+    expect(order).toEqual(["high", "low"]);
+    const tasks = (await h.service.getRun(run_id)).tasks!;
+    expect(tasks.map((t) => [t.node, t.priority, t.explicit])).toEqual([
+      ["split", 0, false],
+      ["low", -1, true],
+      ["high", 5, true],
+    ]);
+  });
+
+  it("pause lets the in-flight attempt finish; its successor waits until resume", async () => {
+    h = await startHarness();
+    const hold = gate();
+    const wf = workflow("pausing");
+    wf.node({ start: true }, async function a({ b }: any) {
+      await hold.promise;
+      return b(1);
+    });
+    wf.node(async function b({}: any, n: number) {
+      return n + 1;
+    });
+    h.register(wf);
+    const { run_id } = await h.service.submitRun("pausing", { title: "t" });
+    await h.waitEvent("task.started", (e) => e.run_id === run_id);
+    await h.service.pauseRun(run_id);
+    expect((await h.service.getRun(run_id)).status).toBe("paused");
+    hold.open();
+    await h.waitFor(async () => {
+      const tasks = (await h.service.getRun(run_id)).tasks!;
+      return tasks.length === 2 && tasks[1].status === "ready";
+    }, "successor ready");
+    // the successor stays ready while paused: give the dispatcher every chance to claim it
+    h.engine.wake();
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await h.service.getRun(run_id)).tasks![1].status).toBe("ready");
+    await expect(h.service.pauseRun(run_id)).rejects.toMatchObject({ code: "conflict" });
+    await h.service.resumeRun(run_id);
+    expect(h.named("run.resumed", run_id)).toHaveLength(1);
+    const done = await h.waitEvent("run.completed", (e) => e.run_id === run_id);
+    expect(done.data.output).toBe(2);
+    await expect(h.service.resumeRun(run_id)).rejects.toMatchObject({ code: "conflict" });
+  });
+
+  it("a queued run resumes to queued, a started one to running", async () => {
+    h = await startHarness();
+    await h.engine.stop();
+    const wf = workflow("q");
+    wf.node({ start: true }, async function a() {});
+    h.register(wf);
+    const { run_id } = await h.service.submitRun("q", { title: "t" });
+    await h.service.pauseRun(run_id);
+    await h.service.resumeRun(run_id);
+    expect((await h.service.getRun(run_id)).status).toBe("queued");
+  });
+});
+
+describe("a run that never stops looping", () => {
+  it("leaves the event loop free, so timers fire and an operator can cancel it", async () => {
+    h = await startHarness();
+    let laps = 0;
+    const CAP = 3000;
+    const wf = workflow("spin");
+    wf.node({ start: true }, async function ping({ pong }: any) {
+      laps += 1;
+      return pong;
+    });
+    // Loops back until CAP, so that a starved event loop fails the test rather than hanging it.
+    wf.node(async function pong({ ping, stop }: any) {
+      return laps < CAP ? ping : stop;
+    });
+    wf.node(async function stop() {});
+    h.register(wf);
+    const { run_id } = await h.service.submitRun("spin", { title: "t" });
+    // Polled with timers: each one fires only if the loop gives the event loop a turn.
+    while (laps === 0) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 5));
+    // The timers fired while the run was still looping, not once it had ended.
+    expect(laps).toBeLessThan(CAP);
+    await h.service.cancelRun(run_id);
+    expect((await h.service.getRun(run_id)).status).toBe("cancelled");
+  });
+});

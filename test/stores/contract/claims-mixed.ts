@@ -1,0 +1,216 @@
+// The claim against a model built from the store's own reads: after any mix of writes, moves,
+// deletes and rolled-back units, a claim answers exactly the ready tasks that the committed
+// rows put first in dispatch order. Stores may keep claim state in memory; this is what holds it
+// to the tables.
+import { describe, expect, it } from "vitest";
+import type {
+  Json,
+  RunRecord,
+  RunStatus,
+  StoreWriter,
+  TaskRecord,
+  TaskStatus,
+} from "../../../src/engine/index.ts";
+import { addRun, addTask, type Harness, runInput, taskInput } from "./fixtures.ts";
+
+const WORKFLOWS = ["w1", "w2", "w3"];
+const RUN_STATUSES: RunStatus[] = ["queued", "running", "paused", "completed", "cancelled"];
+const TASK_STATUSES: TaskStatus[] = ["ready", "ready", "in_progress", "waiting", "done"];
+
+/** A small deterministic generator, so a failure replays. */
+function prng(seed: number) {
+  let s = seed >>> 0;
+  const next = () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
+  return { next, pick, int: (n: number) => Math.floor(next() * n) };
+}
+
+/** Dispatch order computed from plain reads: what the claim must answer. */
+/** A run as the table holds it, read through the list (never the writer's own picture). */
+async function listedRun(tx: StoreWriter, id: string) {
+  return (await tx.listRuns()).find((r) => r.id === id) ?? null;
+}
+
+async function expectedClaim(tx: StoreWriter, workflows: string[], limit: number) {
+  const runs = new Map((await tx.listRuns()).map((r) => [r.id, r]));
+  const ready = await tx.listTasks({ status: ["ready"] });
+  const eligible = ready.filter((t) => {
+    const run = runs.get(t.run_id)!;
+    return (
+      workflows.includes(run.workflow) && (run.status === "queued" || run.status === "running")
+    );
+  });
+  const pos = (t: TaskRecord) => runs.get(t.run_id)!.position;
+  eligible.sort(
+    (a, b) => pos(a) - pos(b) || b.priority - a.priority || a.created - b.created || a.id - b.id,
+  );
+  return eligible.slice(0, limit).map((t) => t.id);
+}
+
+export function mixedClaimsContract(h: Harness): void {
+  describe("claims after mixed writes", () => {
+    it("a rolled-back unit's inserted task is not claimable, and its claim is undone", async () => {
+      const run = await addRun(h.store, { workflow: "w1" });
+      const first = await addTask(h.store, run.id);
+      expect(
+        (await h.store.transact((tx) => tx.claimTasks(["w1"], 1, 1))).map((t) => t.id),
+      ).toEqual([first.id]);
+      const failing = h.store.transact(async (tx) => {
+        await tx.insertTask(taskInput(run.id, { priority: 9 }));
+        throw new Error("undo");
+      });
+      await expect(failing).rejects.toThrow("undo");
+      const second = await addTask(h.store, run.id);
+      const undone = h.store.transact(async (tx) => {
+        expect((await tx.claimTasks(["w1"], 5, 2)).map((t) => t.id)).toEqual([second.id]);
+        throw new Error("undo");
+      });
+      await expect(undone).rejects.toThrow("undo");
+      const [again] = await h.store.transact((tx) => tx.claimTasks(["w1"], 5, 3));
+      expect(again).toMatchObject({ id: second.id, status: "in_progress", claim: 1, started: 3 });
+    });
+
+    it("inside a transaction, getRun answers the transaction's own writes", async () => {
+      const run = await addRun(h.store, { workflow: "w1" });
+      await addTask(h.store, run.id);
+      await h.store.transact((tx) => tx.claimTasks(["w1"], 1, 1));
+      await h.store.transact(async (tx) => {
+        const updated = await tx.updateRun(run.id, { status: "paused", updated: 7 });
+        expect(await tx.getRun(run.id)).toStrictEqual(updated);
+        const moved = await tx.moveRun(run.id, 0);
+        expect(await tx.getRun(run.id)).toStrictEqual(moved);
+      });
+      expect(await h.store.getRun(run.id)).toMatchObject({ status: "paused", updated: 7 });
+    });
+
+    it("a guarded update of a claimed attempt answers the row a read gives back", async () => {
+      const run = await addRun(h.store, { workflow: "w1" });
+      const task = await addTask(h.store, run.id, { payload: { keep: [1, { deep: true }] } });
+      const [claimed] = await h.store.transact((tx) => tx.claimTasks(["w1"], 1, 10));
+      const guard = { status: ["in_progress", "waiting"] as const, claim: claimed.claim };
+      await h.store.transact(async (tx) => {
+        const parked = await tx.updateTask(
+          task.id,
+          { status: "waiting", waiting_since: 11 },
+          guard,
+        );
+        expect(parked).toStrictEqual(await tx.getTask(task.id));
+        const stale = await tx.updateTask(task.id, { status: "done" }, { ...guard, claim: 99 });
+        expect(stale).toBeNull();
+        // JSON as stored: an undefined member disappears, a date becomes its text.
+        const raw = { n: 1, gone: undefined, at: new Date(0), list: [null, "x"] };
+        const result = raw as unknown as Json;
+        const patch = { status: "done" as const, finished: 12, result, result_present: true };
+        const done = await tx.updateTask(task.id, { ...patch, token_hash: null }, guard);
+        expect(done).toStrictEqual(await tx.getTask(task.id));
+        expect(done?.result).toStrictEqual({
+          n: 1,
+          at: "1970-01-01T00:00:00.000Z",
+          list: [null, "x"],
+        });
+        expect(await tx.updateTask(task.id, { status: "failed" }, guard)).toBeNull();
+      });
+      expect(await h.store.getTask(task.id)).toMatchObject({ status: "done", finished: 12 });
+    });
+
+    it("answers the dispatch order of the committed rows through 400 random operations", async () => {
+      const rnd = prng(20261123);
+      const runs: RunRecord[] = [];
+      const tasks: TaskRecord[] = [];
+      let claimedTotal = 0;
+      let guardedWrites = 0;
+      const claimedLately: TaskRecord[] = [];
+      for (let step = 0; step < 400; step++) {
+        const roll = rnd.next();
+        const rollback = rnd.next() < 0.1;
+        const work = h.store.transact(async (tx) => {
+          if (roll < 0.15 || runs.length === 0) {
+            const status = rnd.pick(RUN_STATUSES);
+            const run = await tx.insertRun(runInput({ workflow: rnd.pick(WORKFLOWS), status }));
+            expect(run, `step ${step}`).toStrictEqual(await listedRun(tx, run.id));
+            runs.push(run);
+          } else if (roll < 0.45) {
+            const run = rnd.pick(runs);
+            const spec = { priority: rnd.int(3), created: rnd.int(5) };
+            tasks.push(await tx.insertTask(taskInput(run.id, spec)));
+          } else if (roll < 0.5 && tasks.length) {
+            // A guarded update as an outcome writes it: answered exactly as a read gives it.
+            const pool = claimedLately.length && rnd.next() < 0.8 ? claimedLately : tasks;
+            const target = rnd.pick(pool);
+            const now = await tx.getTask(target.id);
+            const guard = { status: ["in_progress", "waiting"] as const, claim: now?.claim ?? 0 };
+            const patch = {
+              status: rnd.pick(TASK_STATUSES),
+              result: { step },
+              result_present: true,
+            };
+            const written = await tx.updateTask(target.id, patch, guard);
+            const read = await tx.getTask(target.id);
+            expect(written, `step ${step}`).toStrictEqual(written === null ? null : read);
+            if (now?.status === "in_progress" || now?.status === "waiting") {
+              expect(written).not.toBeNull();
+              guardedWrites += 1;
+            }
+          } else if (roll < 0.55 && tasks.length) {
+            const patch =
+              rnd.next() < 0.5 ? { status: rnd.pick(TASK_STATUSES) } : { priority: rnd.int(3) };
+            await tx.updateTask(rnd.pick(tasks).id, patch);
+          } else if (roll < 0.65) {
+            // Answered exactly as a read of the table gives it, whether or not the writer
+            // held the row.
+            const id = rnd.pick(runs).id;
+            const written = await tx.updateRun(id, {
+              status: rnd.pick(RUN_STATUSES),
+              updated: step,
+            });
+            expect(written, `step ${step}`).toStrictEqual(await listedRun(tx, id));
+          } else if (roll < 0.7) {
+            await tx.moveRun(rnd.pick(runs).id, rnd.int(runs.length));
+          } else if (roll < 0.73) {
+            const [gone] = runs.splice(rnd.int(runs.length), 1);
+            await tx.deleteRun(gone.id);
+            tasks.splice(0, tasks.length, ...tasks.filter((t) => t.run_id !== gone.id));
+          } else {
+            const workflows = WORKFLOWS.filter(() => rnd.next() < 0.6);
+            const limit = 1 + rnd.int(4);
+            const expected = await expectedClaim(tx, workflows, limit);
+            const claimed = await tx.claimTasks(workflows, limit, step);
+            expect(
+              claimed.map((t) => t.id),
+              `step ${step}`,
+            ).toEqual(expected);
+            claimedTotal += claimed.length;
+            claimedLately.splice(0, claimedLately.length, ...claimed);
+            for (const t of claimed) expect(await tx.getTask(t.id)).toStrictEqual(t);
+          }
+          if (rollback) throw new Error("rolled back");
+        });
+        if (rollback) await expect(work).rejects.toThrow("rolled back");
+        else await work;
+        // Lists kept for picking only; a rolled-back insert leaves an id that no longer exists.
+        if (rollback) {
+          const live = new Set((await h.store.listRuns()).map((r) => r.id));
+          runs.splice(0, runs.length, ...runs.filter((r) => live.has(r.id)));
+          const kept = await Promise.all(tasks.map((t) => h.store.getTask(t.id)));
+          tasks.splice(0, tasks.length, ...kept.filter((t) => t !== null));
+        }
+      }
+      const left = await h.store.transact(async (tx) => {
+        // Work placed among whatever the mix left, so the last claim has something to order.
+        const late = await tx.insertRun(runInput({ workflow: "w2" }));
+        await tx.insertTask(taskInput(late.id, { priority: 1 }));
+        await tx.insertTask(taskInput(rnd.pick(runs).id, { priority: 2 }));
+        const expected = await expectedClaim(tx, WORKFLOWS, 10_000);
+        expect((await tx.claimTasks(WORKFLOWS, 10_000, 999)).map((t) => t.id)).toEqual(expected);
+        return expected.length;
+      });
+      // The mix exercised claims that found work and updates of attempts the claims took.
+      expect(claimedTotal).toBeGreaterThan(20);
+      expect(guardedWrites).toBeGreaterThan(5);
+      expect(left).toBeGreaterThan(0);
+    });
+  });
+}

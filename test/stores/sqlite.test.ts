@@ -1,0 +1,233 @@
+// The SQLite store: the shared contract on a real file (and on `:memory:`), plus what only
+// SQLite has: pragmas, versioned migrations, reopening a file, and connection lifecycle.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import type { StoreWriter } from "../../src/engine/index.ts";
+import { ACTIVE_RUNS, READY_TASKS } from "../../src/stores/sqlite/claims.ts";
+import {
+  MIGRATIONS,
+  migrate,
+  openSqliteStore,
+  type SqliteStore,
+  schemaVersion,
+} from "../../src/stores/sqlite/index.ts";
+import { StoreInUseError } from "../../src/stores/sqlite/serving-lock.ts";
+import { runInput, taskInput } from "./contract/fixtures.ts";
+import { storeContract } from "./contract.ts";
+
+const dirs: string[] = [];
+function freshDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "yardmaster-store-"));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+storeContract("sqlite file", () => openSqliteStore(join(freshDir(), "store.db")));
+storeContract("sqlite :memory:", () => openSqliteStore(":memory:"), { isolatedReads: false });
+
+describe("sqlite store", () => {
+  const open: SqliteStore[] = [];
+  async function openAt(path: string, options?: Parameters<typeof openSqliteStore>[1]) {
+    const store = await openSqliteStore(path, options);
+    open.push(store);
+    return store;
+  }
+  afterEach(async () => {
+    for (const store of open.splice(0)) await store.close();
+  });
+
+  it("creates parent directories and runs in WAL mode with foreign keys", async () => {
+    const path = join(freshDir(), "a", "b", "store.db");
+    const store = await openAt(path);
+    expect(existsSync(path)).toBe(true);
+    expect(store.pragma("journal_mode")).toBe("wal");
+    expect(store.pragma("synchronous")).toBe(1);
+    expect(store.pragma("foreign_keys")).toBe(1);
+    expect(store.pragma("busy_timeout")).toBeGreaterThan(0);
+    expect(store.pragma("page_size")).toBe(2048);
+    const outside = new Database(path, { readonly: true });
+    expect(outside.pragma("journal_mode", { simple: true })).toBe("wal");
+    outside.close();
+  });
+
+  it("keeps the page size of a file made with another one", async () => {
+    const path = join(freshDir(), "store.db");
+    const made = new Database(path);
+    made.pragma("page_size = 4096");
+    made.exec("CREATE TABLE earlier (x INTEGER)");
+    made.close();
+    const store = await openAt(path);
+    expect(store.pragma("page_size")).toBe(4096);
+    expect(store.pragma("journal_mode")).toBe("wal");
+  });
+
+  it("checkpoints the WAL on a worker thread, not in the writer's commits", async () => {
+    const path = join(freshDir(), "store.db");
+    const store = await openAt(path);
+    expect(store.pragma("wal_autocheckpoint")).toBe(0);
+    await store.transact(async (tx) => {
+      for (let i = 0; i < 200; i++) {
+        const run = await tx.insertRun(runInput());
+        await tx.insertTask(taskInput(run.id, { payload: { pad: "x".repeat(500) } }));
+      }
+    });
+    // The worker reports after each checkpoint; wait (bounded) for one that copied frames.
+    const deadline = Date.now() + 5000;
+    while (!(store.checkpoints?.checkpointed ?? 0) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(store.checkpoints?.checkpointed).toBeGreaterThan(0);
+    expect(store.checkpoints?.checkpointed).toBe(store.checkpoints?.log);
+    await store.close();
+    // The writer was the last connection: a clean close leaves no WAL behind.
+    expect(existsSync(`${path}-wal`)).toBe(false);
+    const reopened = new Database(path, { readonly: true });
+    expect(reopened.prepare("SELECT COUNT(*) FROM tasks").pluck().get()).toBe(200);
+    reopened.close();
+  });
+
+  it("a store left open does not keep its process alive", async () => {
+    const script = fileURLToPath(new URL("../support/store-left-open.ts", import.meta.url));
+    const child = spawn(process.execPath, ["--import", "tsx", script, join(freshDir(), "s.db")], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    const killer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    const [code, signal] = (await once(child, "exit")) as [number | null, string | null];
+    clearTimeout(killer);
+    expect(out).toBe("wrote\n");
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+  });
+
+  it("an exclusive store refuses a second exclusive open of its file until it is closed", async () => {
+    const path = join(freshDir(), "store.db");
+    const first = await openSqliteStore(path, { exclusive: true });
+    const refused = await openSqliteStore(path, { exclusive: true }).catch((e: Error) => e);
+    expect(refused).toBeInstanceOf(StoreInUseError);
+    expect((refused as Error).message).toContain(`${path} is in use by another Yardmaster server`);
+    // A store opened without the option (a test sharing the file on purpose) is not refused.
+    await (await openSqliteStore(path)).close();
+    await first.close();
+    const again = await openAt(path, { exclusive: true });
+    expect(await again.listRuns()).toEqual([]);
+  });
+
+  it("honours synchronous FULL", async () => {
+    const store = await openAt(join(freshDir(), "store.db"), { synchronous: "FULL" });
+    expect(store.pragma("synchronous")).toBe(2);
+  });
+
+  it("keeps data, ids and positions when the file is reopened", async () => {
+    const path = join(freshDir(), "store.db");
+    const first = await openSqliteStore(path);
+    const written = await first.transact(async (tx) => {
+      const run = await tx.insertRun(runInput({ workflow: "w" }));
+      const task = await tx.insertTask(taskInput(run.id, { payload: { deep: [1, { x: null }] } }));
+      const events = await tx.appendEvents(
+        [{ name: "run.created", run_id: run.id, task_id: null, data: { a: 1 } }],
+        9,
+      );
+      return { run, task, events };
+    });
+    await first.close();
+    const again = await openAt(path);
+    expect(await again.getRun(written.run.id)).toStrictEqual(written.run);
+    expect(await again.getTask(written.task.id)).toStrictEqual(written.task);
+    expect(await again.listEvents({})).toStrictEqual(written.events);
+    const next = await again.transact(async (tx) => {
+      await tx.deleteRun(written.run.id);
+      const run = await tx.insertRun(runInput());
+      return { run, task: await tx.insertTask(taskInput(run.id)) };
+    });
+    expect(next.task.id).toBeGreaterThan(written.task.id);
+    expect(next.run.position).toBe(1);
+  });
+
+  it("records the schema version and applies no step twice", async () => {
+    const path = join(freshDir(), "store.db");
+    await (await openSqliteStore(path)).close();
+    const db = new Database(path);
+    try {
+      expect(schemaVersion(db)).toBe(MIGRATIONS.length);
+      expect(migrate(db)).toEqual([]);
+      expect(schemaVersion(db)).toBe(MIGRATIONS.length);
+    } finally {
+      db.close();
+    }
+    await openAt(path);
+  });
+
+  it("applies migration steps in order, once, each in its own transaction", () => {
+    const db = new Database(":memory:");
+    const steps = [
+      { version: 1, name: "one", sql: "CREATE TABLE one (x INTEGER)" },
+      { version: 2, name: "two", sql: "CREATE TABLE two (x INTEGER)" },
+    ];
+    expect(migrate(db, steps.slice(0, 1))).toEqual([1]);
+    expect(migrate(db, steps)).toEqual([2]);
+    expect(migrate(db, steps)).toEqual([]);
+    const broken = [...steps, { version: 3, name: "bad", sql: "CREATE TABLE three (x); SELEC" }];
+    expect(() => migrate(db, broken)).toThrow();
+    expect(schemaVersion(db)).toBe(2);
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
+    expect(tables).toEqual(["one", "two"]);
+    expect(() => migrate(db, steps.slice(0, 1))).toThrow(/newer/);
+    expect(() => migrate(db, [{ version: 2, name: "gap", sql: "" }])).toThrow();
+    db.close();
+  });
+
+  it("retires the writer when its transaction ends", async () => {
+    const store = await openAt(":memory:");
+    let leaked: StoreWriter | undefined;
+    await store.transact(async (tx) => {
+      leaked = tx;
+    });
+    await expect(leaked!.insertRun(runInput())).rejects.toThrow(/finished/);
+    expect(await store.listRuns()).toEqual([]);
+  });
+
+  it("refuses patches of unknown or fixed fields", async () => {
+    const store = await openAt(":memory:");
+    const run = await store.transact((tx) => tx.insertRun(runInput()));
+    const task = await store.transact((tx) => tx.insertTask(taskInput(run.id)));
+    const bad = { run_id: "other" } as object;
+    await expect(store.transact((tx) => tx.updateTask(task.id, bad))).rejects.toThrow(/run_id/);
+    const sneaky = { position: 5 } as object;
+    await expect(store.transact((tx) => tx.updateRun(run.id, sneaky))).rejects.toThrow(/position/);
+    expect((await store.getTask(task.id))?.run_id).toBe(run.id);
+  });
+
+  it("finishes queued transactions on close and refuses new ones", async () => {
+    const store = await openSqliteStore(join(freshDir(), "store.db"));
+    const pending = store.transact((tx) => tx.insertRun(runInput()));
+    await store.close();
+    expect((await pending).position).toBe(1);
+    await expect(store.transact((tx) => tx.listRuns())).rejects.toThrow(/closed/);
+    await store.close();
+  });
+
+  it("loads the ready index from the partial indexes, never the whole history", async () => {
+    const path = join(freshDir(), "store.db");
+    await openAt(path);
+    const db = new Database(path, { readonly: true });
+    const planOf = (sql: string) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map(
+        (row) => row.detail,
+      );
+    expect(planOf(ACTIVE_RUNS)).toEqual(["SCAN runs USING INDEX runs_active"]);
+    expect(planOf(READY_TASKS)).toEqual(["SCAN tasks USING INDEX tasks_ready"]);
+    db.close();
+  });
+});
