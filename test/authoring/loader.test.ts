@@ -6,7 +6,12 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { edgeRefs, isWorkflow, route, Workflow } from "../../src/authoring/index.ts";
 import { elideSource } from "../../src/loading/import-error.ts";
-import { type LoadStage, loadTarget, readSource, WorkflowLoadError } from "../../src/loading/index.ts";
+import {
+  type LoadStage,
+  loadTarget,
+  readSource,
+  WorkflowLoadError,
+} from "../../src/loading/index.ts";
 import { makeTempDir } from "../fixtures/workflows/temp-dir.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
