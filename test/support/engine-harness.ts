@@ -9,6 +9,7 @@ import { Engine, type EventRecord, type Store } from "../../src/engine/index.ts"
 import { openStore } from "../../src/server/start.ts";
 import { EngineOperatorService } from "../../src/service/operator-service.ts";
 import { testStoreUrl } from "./test-store.ts";
+import { eventually } from "./wait.ts";
 
 export interface Harness {
   dir: string;
@@ -49,15 +50,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const service = new EngineOperatorService(engine, "test");
   const events: EventRecord[] = [];
   engine.bus.subscribe((e) => events.push(e));
-  const waitFor: Harness["waitFor"] = async (probe, what, ms = 10_000) => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const value = await probe();
-      if (value) return value as never;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  };
+  const waitFor: Harness["waitFor"] = (probe, what, ms = 10_000) =>
+    eventually(probe, what, ms, 5) as never;
   const h: Harness = {
     dir,
     store,
