@@ -23,7 +23,12 @@ describe("operator token", () => {
   it("is refused when missing or wrong, with exit 1 and the 401 code", async () => {
     const missing = await at(server.url)("runs");
     expect(missing.code).toBe(1);
-    expect(missing.err).toMatch(/^yardmaster runs: .+ \[401 unauthorized\]$/);
+    const [refusal, hint] = missing.err.split("\n");
+    expect(refusal).toMatch(/^yardmaster runs: .+ \[401 unauthorized\]$/);
+    expect(hint).toMatch(
+      /^yardmaster runs: give the operator token with --token T or YARDMASTER_TOKEN;/,
+    );
+    expect(hint).toContain(".yardmaster/operator-token");
     const wrong = await at(server.url, { YARDMASTER_TOKEN: "not-it" })("workflows");
     expect(wrong.code).toBe(1);
     expect(wrong.err).toContain("[401 unauthorized]");
@@ -48,6 +53,7 @@ describe("operator token", () => {
     const env = { YARDMASTER_URL: server.url, YARDMASTER_TOKEN: "stale" };
     const t = startCli({ env }, "tail");
     expect(await t.done).toBe(1);
-    expect(t.err.join("\n")).toMatch(/^yardmaster tail: .+ \[401 unauthorized\]$/);
+    expect(t.err[0]).toMatch(/^yardmaster tail: .+ \[401 unauthorized\]$/);
+    expect(t.err[1]).toContain("YARDMASTER_TOKEN");
   });
 });

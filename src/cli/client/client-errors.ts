@@ -36,10 +36,21 @@ export function refusalLine(refusal: ApiRefusal): string {
   return `${refusal.message}${issues(refusal.body)} [${refusal.status} ${refusal.code}${stage}]`;
 }
 
+/**
+ * What a refused token means to the operator: where the client takes it from and where the server
+ * keeps it. Reading the current token, not rotating it, since a rotation logs out every other tab
+ * and client that holds the old one.
+ */
+const TOKEN_HINT =
+  "give the operator token with --token T or YARDMASTER_TOKEN; the server keeps it in its " +
+  "token_file (default .yardmaster/operator-token beside its configuration), or takes it from " +
+  "its own YARDMASTER_TOKEN";
+
 /** Prints `error` for command `name` and answers the exit code; rethrows what is not ours. */
 export function reportClientError(error: unknown, name: string, err: (line: string) => void) {
   if (error instanceof ApiRefusal) {
     err(`yardmaster ${name}: ${refusalLine(error)}`);
+    if (error.status === 401) err(`yardmaster ${name}: ${TOKEN_HINT}`);
     return error.status >= 500 ? EXIT_UNREACHABLE : EXIT_FAILED;
   }
   if (error instanceof Unreachable) {
