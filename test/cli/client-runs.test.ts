@@ -62,6 +62,10 @@ describe("yardmaster submit", () => {
     const usage = await ym("submit", "chain");
     expect(usage.code).toBe(2);
     expect(usage.err).toContain("missing --title T");
+    const empty = await ym("submit", "chain", "--title", "");
+    expect(empty.code).toBe(2);
+    expect(empty.err).toContain("--title T must not be empty");
+    expect(empty.err).not.toContain("missing");
     const unknown = await ym("submit", "nosuch", "--title", "x");
     expect(unknown.code).toBe(1);
     expect(unknown.err).toMatch(/^yardmaster submit: .*\[404 unknown_workflow\]$/);

@@ -12,7 +12,8 @@ export const run = clientCommand("submit", {
   async run(ctx) {
     const { client, args, parsed, io, json } = ctx;
     const title = stringOption(parsed, "title");
-    if (title === undefined || title === "") throw new UsageError("missing --title T");
+    if (title === undefined) throw new UsageError("missing --title T");
+    if (title === "") throw new UsageError("--title T must not be empty");
     const description = stringOption(parsed, "description");
     const { run_id: runId } = await client.post("/api/workflows/{name}/runs", {
       params: { name: args[0] },
