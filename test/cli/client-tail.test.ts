@@ -99,6 +99,12 @@ describe("tail on one server", () => {
     const t = startCli({ env: { YARDMASTER_URL: server.url } }, "tail", "--after", "soon");
     expect(await t.done).toBe(2);
   });
+
+  it("ends with exit 1 and the 404 for a run that does not exist, instead of waiting", async () => {
+    const t = startCli({ env: { YARDMASTER_URL: server.url } }, "tail", "--run", "BOGUS");
+    expect(await t.done).toBe(1);
+    expect(t.err.join("\n")).toMatch(/^yardmaster tail: .+ \[404 not_found\]$/);
+  });
 });
 
 it("exits 3 when the server cannot be reached", async () => {

@@ -17,10 +17,14 @@ export const run = clientCommand("tail", {
   options: { run: "string", names: "string", after: "string" },
   async run(ctx) {
     const { client, parsed, io } = ctx;
+    const runId = stringOption(parsed, "run");
+    // The stream filters by run id without knowing runs, so an unknown id would wait for ever in
+    // silence: ask for the run first, and let its 404 end the command.
+    if (runId !== undefined) await client.get("/api/runs/{run_id}", { params: { run_id: runId } });
     const interrupt = interruptSignal(io);
     const follower = new EventFollower(client, {
       query: {
-        run: stringOption(parsed, "run"),
+        run: runId,
         names: stringOption(parsed, "names"),
         after: afterOption(parsed),
       },
