@@ -78,16 +78,44 @@ describe("yardmaster answer", () => {
     const { requestId } = await askingRun();
     const wrong = await ym("answer", String(requestId), "--option", "maybe");
     expect(wrong.code).toBe(1);
-    expect(wrong.err).toMatch(/^yardmaster answer: .+ \[422 invalid_option\]$/);
+    const [refusal, hint] = wrong.err.split("\n");
+    expect(refusal).toMatch(/^yardmaster answer: .+ \[422 invalid_option\]$/);
+    // After the server's words, the flag this request takes.
+    expect(hint).toBe(
+      `yardmaster answer: request ${requestId} offers options: answer with --option ID (one of go, stop)`,
+    );
     const text = await ym("answer", String(requestId), "--text", "go");
     expect(text.code).toBe(1);
-    expect(text.err).toMatch(/\[4\d\d \w+\]$/);
+    expect(text.err.split("\n")[0]).toMatch(/\[4\d\d \w+\]$/);
+    expect(text.err).toContain("answer with --option ID");
     expect((await ym("answer", String(requestId), "--option", "go")).code).toBe(0);
     const twice = await ym("answer", String(requestId), "--option", "go");
     expect(twice.code).toBe(1);
     expect(twice.err).toContain("[409 already_answered]");
     const missing = await ym("answer", "999999", "--option", "go");
     expect(missing.err).toContain("[404 not_found]");
+  });
+
+  it("points a text answer given to a form at --value and the form's fields", async () => {
+    const runId = (await ym("submit", "forms", "--title", "interview")).lines.at(-1)!;
+    const pending = async () =>
+      (await server.call("GET", `/api/requests?pending=true&run=${runId}`)).body[0] as
+        | { id: number; mode: string }
+        | undefined;
+    const text = await eventually(pending, "the text request");
+    expect((await ym("answer", String(text.id), "--text", "Ada")).code).toBe(0);
+    const form = await eventually(async () => {
+      const open = await pending();
+      return open?.mode === "form" ? open : undefined;
+    }, "the form request");
+    const refused = await ym("answer", String(form.id), "--text", "42");
+    expect(refused.code).toBe(1);
+    const [refusal, hint] = refused.err.split("\n");
+    expect(refusal).toMatch(/\[422 validation\]$/);
+    expect(hint).toBe(
+      `yardmaster answer: request ${form.id} is a form: answer with --value JSON, an object (fields: age)`,
+    );
+    expect((await ym("answer", String(form.id), "--value", '{"age": 42}')).code).toBe(0);
   });
 
   it("refuses command lines that do not say one answer, with exit 2", async () => {
