@@ -35,7 +35,7 @@ describe("yardmaster inbox", () => {
     const row = result.lines.find((l) => l.includes(runId))!;
     expect(row).toMatch(
       new RegExp(
-        `^ *${requestId} +\\d+s +${runId} +decide #\\d+ +question +Proceed\\? +--option go\\|stop$`,
+        `^ *${requestId} +\\d+s +ask me \\(${runId}\\) +decide #\\d+ +question +Proceed\\? +--option go\\|stop$`,
       ),
     );
     const json = JSON.parse((await ym("inbox", "--json")).out);
@@ -108,6 +108,9 @@ describe("yardmaster answer", () => {
       const open = await pending();
       return open?.mode === "form" ? open : undefined;
     }, "the form request");
+    const listed = (await ym("inbox", "--run", runId)).lines.find((l) => l.includes(runId))!;
+    expect(listed).toContain(`interview (${runId})`);
+    expect(listed).toMatch(/--value \{age\}$/);
     const refused = await ym("answer", String(form.id), "--text", "42");
     expect(refused.code).toBe(1);
     const [refusal, hint] = refused.err.split("\n");

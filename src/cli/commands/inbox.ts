@@ -1,5 +1,6 @@
 // `yardmaster inbox`: the requests a person can still act on, across runs, oldest first, each
 // with the `answer` flag that fits it.
+import type { ApiClient } from "../client/api-client.ts";
 import type { RequestView } from "../client/api-types.ts";
 import { clientCommand, printJson } from "../client/command-kit.ts";
 import type { Style } from "../format/style.ts";
@@ -13,25 +14,46 @@ export const run = clientCommand("inbox", {
     const requests = await client.get("/api/requests", { query: { pending: true, run } });
     if (json) return void printJson(io, requests);
     if (requests.length === 0) return void io.out("Inbox empty: nothing waits on a person.");
-    for (const line of inboxTable(requests, style)) io.out(line);
+    for (const line of inboxTable(requests, await runTitles(client, requests), style)) io.out(line);
     return undefined;
   },
 });
 
-/** How to answer: the option ids to pick from, or the kind of value expected. */
+/** Runs whose titles the inbox looks up, one request each: past this, the column shows ids. */
+const MAX_TITLED_RUNS = 50;
+
+/**
+ * The titles of the runs the requests belong to, read run by run (a request carries only its
+ * run's id, and the whole run list may be long); a run gone meanwhile has no title.
+ */
+async function runTitles(client: ApiClient, requests: RequestView[]): Promise<Map<string, string>> {
+  const ids = [...new Set(requests.map((r) => r.run_id))].slice(0, MAX_TITLED_RUNS);
+  const details = await Promise.all(
+    ids.map((run_id) => client.get("/api/runs/{run_id}", { params: { run_id } }).catch(() => null)),
+  );
+  return new Map(details.flatMap((d) => (d ? [[d.id, d.title] as const] : [])));
+}
+
+/** How to answer: the option ids to pick from, or the kind of value expected (a form's fields). */
 export function answerHint(request: RequestView): string {
   if (request.mode === "options") {
     const ids = (request.options ?? []).map((o) => o.option_id);
     return `--option ${ids.join("|")}`;
   }
-  return request.mode === "form" ? "--value JSON" : "--text STRING";
+  if (request.mode !== "form") return "--text STRING";
+  const fields = Object.keys((request.schema?.properties as object | undefined) ?? {});
+  return fields.length ? `--value {${fields.join(", ")}}` : "--value JSON";
 }
 
-export function inboxTable(requests: RequestView[], style: Style): string[] {
+export function inboxTable(
+  requests: RequestView[],
+  titles: ReadonlyMap<string, string>,
+  style: Style,
+): string[] {
   const rows = requests.map((r) => [
     String(r.id),
     compactDuration(r.age),
-    r.run_id,
+    titles.has(r.run_id) ? `${truncate(titles.get(r.run_id)!, 30)} (${r.run_id})` : r.run_id,
     `${r.node} #${r.task_id}`,
     r.kind,
     truncate(r.prompt, 50),
