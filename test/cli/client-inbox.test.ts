@@ -2,7 +2,7 @@
 // options request until `yardmaster answer` resumes it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, startTestServer, type TestServer } from "../support/server-harness.ts";
-import { at } from "./client-kit.ts";
+import { at, startCli } from "./client-kit.ts";
 
 let server: TestServer;
 let ym: ReturnType<typeof at>;
@@ -119,6 +119,27 @@ describe("yardmaster answer", () => {
       `yardmaster answer: request ${form.id} is a form: answer with --value JSON, an object (fields: age)`,
     );
     expect((await ym("answer", String(form.id), "--value", '{"age": 42}')).code).toBe(0);
+  });
+
+  it("submit --wait prints what the run asks and the command that answers it", async () => {
+    const waiting = startCli(
+      { env: { YARDMASTER_URL: server.url } },
+      "submit",
+      "asker",
+      "--title",
+      "waits",
+      "--wait",
+    );
+    const ask = await eventually(
+      async () => waiting.err.find((line) => line.startsWith("  answer: ")),
+      "the answer line under request.opened",
+    );
+    const opened = waiting.err.findIndex((line) => line.includes("request.opened"));
+    expect(waiting.err[opened + 1]).toBe("  asks: Proceed?");
+    const match = /^ {2}answer: yardmaster answer (\d+) --option go\|stop$/.exec(ask);
+    expect(match).not.toBeNull();
+    expect((await ym("answer", match![1], "--option", "go")).code).toBe(0);
+    expect(await waiting.done).toBe(0);
   });
 
   it("refuses command lines that do not say one answer, with exit 2", async () => {

@@ -2,8 +2,10 @@
 // happened before the stream opened is missed) until it completes, fails, is cancelled or is
 // deleted. A `resync` frame means events were skipped, so the run is read afresh instead.
 import type { CliIo } from "../cli-io.ts";
+import { answerHint } from "../format/answer-hint.ts";
 import { eventLine } from "../format/event-line.ts";
 import type { Style } from "../format/style.ts";
+import { truncate } from "../format/table.ts";
 import type { ApiClient } from "./api-client.ts";
 import type { EventName, RunStatus } from "./api-types.ts";
 import { EventFollower } from "./event-follow.ts";
@@ -36,7 +38,10 @@ export async function waitForRun(client: ApiClient, runId: string, options: Wait
       if (ENDED.has(status) || status === "deleted") ending = status;
     } else {
       const event = parseEnvelope(message);
-      if (event && options.progress) options.io.err(eventLine(event, options.style));
+      if (event && options.progress) {
+        options.io.err(eventLine(event, options.style));
+        if (event.name === "request.opened") await printAsk(client, event.data, options);
+      }
       // A plugin event's name is outside the vocabulary, and ends nothing.
       ending = event && ENDINGS[event.name as EventName];
     }
@@ -50,6 +55,21 @@ export async function waitForRun(client: ApiClient, runId: string, options: Wait
   });
   const how = await follower.follow();
   return how === "interrupted" ? "interrupted" : (ending as Ending);
+}
+
+/**
+ * Under a `request.opened` line, what the run asks and the command that answers it: the event
+ * names only the request, so it is read (a request answered or gone meanwhile prints nothing).
+ */
+async function printAsk(client: ApiClient, data: Record<string, unknown>, options: WaitOptions) {
+  const id = data.request_id;
+  if (typeof id !== "number") return;
+  const request = await client
+    .get("/api/requests/{request_id}", { params: { request_id: id } })
+    .catch(() => null);
+  if (!request || request.answered_by != null) return;
+  options.io.err(`  asks: ${truncate(request.prompt, 200)}`);
+  options.io.err(`  answer: yardmaster answer ${id} ${answerHint(request)}`);
 }
 
 async function currentStatus(

@@ -3,6 +3,7 @@
 import type { ApiClient } from "../client/api-client.ts";
 import type { RequestView } from "../client/api-types.ts";
 import { clientCommand, printJson } from "../client/command-kit.ts";
+import { answerHint } from "../format/answer-hint.ts";
 import type { Style } from "../format/style.ts";
 import { renderTable, truncate } from "../format/table.ts";
 import { compactDuration } from "../format/time.ts";
@@ -32,17 +33,6 @@ async function runTitles(client: ApiClient, requests: RequestView[]): Promise<Ma
     ids.map((run_id) => client.get("/api/runs/{run_id}", { params: { run_id } }).catch(() => null)),
   );
   return new Map(details.flatMap((d) => (d ? [[d.id, d.title] as const] : [])));
-}
-
-/** How to answer: the option ids to pick from, or the kind of value expected (a form's fields). */
-export function answerHint(request: RequestView): string {
-  if (request.mode === "options") {
-    const ids = (request.options ?? []).map((o) => o.option_id);
-    return `--option ${ids.join("|")}`;
-  }
-  if (request.mode !== "form") return "--text STRING";
-  const fields = Object.keys((request.schema?.properties as object | undefined) ?? {});
-  return fields.length ? `--value {${fields.join(", ")}}` : "--value JSON";
 }
 
 export function inboxTable(
