@@ -54,6 +54,7 @@ describe("loadConfig defaults", () => {
         keepAliveTimeoutMs: 5_000,
         maxConnections: 2000,
         maxEventStreams: 1000,
+        idempotencyWindowMs: 86_400_000,
       },
       log: { level: "info", format: "auto" },
       origins: expect.objectContaining({ "server.port": "default", "log.level": "default" }),

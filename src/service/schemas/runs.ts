@@ -80,6 +80,23 @@ export const NewRun = named(
 // The type is what a caller may send (description optional); the parsed body always has one.
 export type NewRun = z.input<typeof NewRun>;
 
+/** 1 to 255 printable ASCII characters (space to tilde). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+
+// Headers other than the one documented pass through untouched (a loose object).
+export const SubmitHeaders = z.looseObject({
+  "idempotency-key": z
+    .string()
+    .regex(IDEMPOTENCY_KEY_PATTERN, {
+      error: "expected 1 to 255 printable ASCII characters",
+    })
+    .optional()
+    .meta({
+      description:
+        "Makes the submit safe to retry: within the idempotency window the same key with the same workflow and body answers the run it created first (status 200, header `Idempotent-Replayed: true`); with another workflow or body it is refused (409 `conflict`).",
+    }),
+});
+
 export const EditRun = named(
   "EditRun",
   z.object({
