@@ -89,6 +89,39 @@ describe("submit with an Idempotency-Key", () => {
     expect(await h.store.listRuns()).toHaveLength(1);
   });
 
+  it("rolls back a submit whose key was stored after its look-up, and answers the winner", async () => {
+    h = await startHarness();
+    h.register(echo("idem"));
+    const body = { title: "t", description: "" };
+    const first = await h.service.submitRunOnce("idem", body, "late");
+    // The next look-up misses the stored key, as one on another server sharing a PostgreSQL
+    // schema could before that server committed: the key's uniqueness must decide.
+    const store = h.store;
+    const transact = store.transact.bind(store);
+    let blind = 1;
+    store.transact = (fn) =>
+      transact((tx) =>
+        fn(
+          new Proxy(tx, {
+            get(target, prop) {
+              if (prop === "getIdempotencyKey" && blind > 0) {
+                blind -= 1;
+                return async () => null;
+              }
+              const value = Reflect.get(target, prop);
+              return typeof value === "function" ? value.bind(target) : value;
+            },
+          }),
+        ),
+      );
+    const again = await h.service.submitRunOnce("idem", body, "late");
+    expect(blind).toBe(0);
+    expect(again).toStrictEqual({ created: first.created, replayed: true });
+    expect(await h.store.listRuns()).toHaveLength(1);
+    // The rolled-back run left no event behind.
+    expect(h.named("run.created")).toHaveLength(1);
+  });
+
   it("forgets a key after its window, and with its deleted run", async () => {
     h = await startHarness({ idempotencyWindowMs: 200 });
     h.register(echo("idem"));
