@@ -184,6 +184,19 @@ describe("loadConfig limits and workflow roots", () => {
     );
   });
 
+  it("reads idempotency_window in seconds, at most 30 days", async () => {
+    await writeConfig("[server]\nidempotency_window = 3600\n");
+    expect((await loadConfig({ cwd: dir })).server.idempotencyWindowMs).toBe(3_600_000);
+    await writeConfig("[server]\nidempotency_window = 0\n");
+    expect(await failure(loadConfig({ cwd: dir }))).toMatch(
+      /server\.idempotency_window: expected a number of seconds > 0/,
+    );
+    await writeConfig("[server]\nidempotency_window = 2592001\n");
+    expect(await failure(loadConfig({ cwd: dir }))).toMatch(
+      /server\.idempotency_window: expected at most 2592000 seconds \(30 days\)/,
+    );
+  });
+
   it("resolves workflow roots against the file's folder; by default that folder and the working one", async () => {
     const sub = join(dir, "conf");
     await mkdir(sub);
