@@ -31,6 +31,8 @@ type Member<T, K extends string> = T extends { [key in K]?: infer V } ? NonNulla
 /** `{run_id: string}` for `/api/runs/{run_id}`; never when the path has no parameters. */
 export type PathParamsOf<Op> = Member<ParametersOf<Op>, "path">;
 export type QueryOf<Op> = Member<ParametersOf<Op>, "query">;
+/** The request headers the route documents (`idempotency-key` of a submit). */
+export type HeadersOf<Op> = Member<ParametersOf<Op>, "header">;
 type JsonBody<R> = [R] extends [never]
   ? never
   : R extends { content: { "application/json": infer B } }
@@ -64,7 +66,8 @@ export type RequestOptions<Op> = (Present<PathParamsOf<Op>> extends true
       ? { body: BodyOf<Op> }
       : { body?: BodyOf<Op> }
     : { body?: never }) &
-  (Present<QueryOf<Op>> extends true ? { query?: QueryOf<Op> } : { query?: never }) & {
+  (Present<QueryOf<Op>> extends true ? { query?: QueryOf<Op> } : { query?: never }) &
+  (Present<HeadersOf<Op>> extends true ? { headers?: HeadersOf<Op> } : { headers?: never }) & {
     /** Aborting it abandons the call (the promise rejects with the signal's reason). */
     signal?: AbortSignal;
   };

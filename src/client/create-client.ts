@@ -31,6 +31,7 @@ interface LooseOptions {
   params?: Record<string, string | number>;
   query?: Record<string, QueryValue | QueryValue[]>;
   body?: unknown;
+  headers?: Record<string, string | undefined>;
   signal?: AbortSignal;
 }
 
@@ -75,11 +76,17 @@ export class YardmasterClient {
     ...[options]: OptionsArg<OperationOf<P, M>>
   ): Promise<ApiResponse<Answer<M, P>>> {
     const { params, query, body, signal } = (options ?? {}) as LooseOptions;
-    const init: RequestInit = { method, headers: this.headers(), signal: this.#signal(signal) };
-    if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      init.headers = this.headers({ "content-type": "application/json" });
+    const extra: Record<string, string> = {};
+    for (const [name, value] of Object.entries((options as LooseOptions)?.headers ?? {})) {
+      if (value !== undefined) extra[name] = value;
     }
+    if (body !== undefined) extra["content-type"] = "application/json";
+    const init: RequestInit = {
+      method,
+      headers: this.headers(extra),
+      signal: this.#signal(signal),
+    };
+    if (body !== undefined) init.body = JSON.stringify(body);
     const res = await this.#fetch(this.url(expand(path, params), query), init);
     const text = await res.text();
     if (!res.ok) throw new ApiRefusal(res.status, refusalBody(text));

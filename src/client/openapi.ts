@@ -171,7 +171,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Queue a run of a workflow */
+    /**
+     * Queue a run of a workflow
+     * @description With an `Idempotency-Key` header, a retry within the idempotency window answers the run the key created first: status 200 and the header `Idempotent-Replayed: true`.
+     */
     post: operations["submitRun"];
     delete?: never;
     options?: never;
@@ -2182,7 +2185,9 @@ export interface operations {
   submitRun: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        "idempotency-key"?: string;
+      };
       path: {
         name: string;
       };
@@ -2194,6 +2199,15 @@ export interface operations {
       };
     };
     responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Created"];
+        };
+      };
       /** @description Default Response */
       201: {
         headers: {
@@ -2223,6 +2237,15 @@ export interface operations {
       };
       /** @description Default Response */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -32,6 +32,7 @@ export const DEFAULTS = {
   keepAliveTimeout: 5,
   maxConnections: 2000,
   maxEventStreams: 1000,
+  idempotencyWindow: 86_400,
   logLevel: "info" as LogLevel,
   logFormat: "auto" as LogFormat,
   retries: 0,
@@ -61,6 +62,7 @@ const FILE_ONLY = [
   "keep_alive_timeout",
   "max_connections",
   "max_event_streams",
+  "idempotency_window",
 ] as const;
 
 /** Picks a setting by precedence (flag, variable, file, default), noting where it came from. */
@@ -172,6 +174,7 @@ function buildServer(content: ConfigFile, ctx: BuildContext, origins: Origins): 
     keepAliveTimeoutMs: ms(s.keep_alive_timeout ?? DEFAULTS.keepAliveTimeout),
     maxConnections: s.max_connections ?? DEFAULTS.maxConnections,
     maxEventStreams: s.max_event_streams ?? DEFAULTS.maxEventStreams,
+    idempotencyWindowMs: ms(s.idempotency_window ?? DEFAULTS.idempotencyWindow),
   };
 }
 

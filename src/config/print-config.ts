@@ -37,6 +37,7 @@ export function configText(config: ServerConfig): string {
     line("server", "keep_alive_timeout", server.keepAliveTimeoutMs / 1000),
     line("server", "max_connections", server.maxConnections),
     line("server", "max_event_streams", server.maxEventStreams),
+    line("server", "idempotency_window", server.idempotencyWindowMs / 1000),
     ...(server.token === null
       ? []
       : [`# operator token: ${MASK} from YARDMASTER_TOKEN (token_file is not read)`]),

@@ -58,6 +58,9 @@ export const serverSection = table({
   keep_alive_timeout: timerSeconds,
   max_connections: positiveInt,
   max_event_streams: positiveInt,
+  idempotency_window: seconds.max(2_592_000, {
+    error: "expected at most 2592000 seconds (30 days)",
+  }),
 }).partial();
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;

@@ -34,6 +34,8 @@ export interface ServerSettings {
   maxConnections: number;
   /** Most `GET /api/events` streams open at once; one more is refused with 429. */
   maxEventStreams: number;
+  /** How long a submit's `Idempotency-Key` answers the run it created. */
+  idempotencyWindowMs: number;
 }
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";

@@ -28,6 +28,8 @@ export interface EngineCore {
   readonly registry: Registry;
   readonly live: Map<number, LiveAttempt>;
   readonly observer: EngineObserver;
+  /** How long a submit's `Idempotency-Key` keeps answering the run it created (ms). */
+  readonly idempotencyWindowMs: number;
   /** Asks the dispatcher to fill free slots (of one pool, or of every pool). */
   wake(pool?: string): void;
   /** Pool slots of live attempts that wait on a person. */

@@ -226,6 +226,20 @@ export interface RegistrationRecord {
   seq: number;
 }
 
+/**
+ * An `Idempotency-Key` of a submit: the run it created and what the submit asked, so a retry
+ * with the same key answers that run and a different request under it is refused.
+ */
+export interface IdempotencyRecord {
+  key: string;
+  workflow: string;
+  /** Hash of the submit's canonical JSON body (the service computes it). */
+  body_hash: string;
+  run_id: string;
+  /** Epoch ms of the submit that stored it; the key stops matching a window after. */
+  created: number;
+}
+
 /** An event before it is stored: the engine builds these inside a transaction. */
 export interface NewEvent {
   name: string;

@@ -34,7 +34,11 @@ export interface EngineOptions {
   observer?: EngineObserver;
   /** How long `stop()` waits for interrupted bodies to return. */
   stopGraceMs?: number;
+  /** How long a submit's `Idempotency-Key` keeps answering its run; 24 hours by default. */
+  idempotencyWindowMs?: number;
 }
+
+export const DEFAULT_IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export class Engine implements EngineCore {
   readonly store: Store;
@@ -44,6 +48,7 @@ export class Engine implements EngineCore {
   readonly live = new Map<number, LiveAttempt>();
   readonly extensions: ContextExtensions;
   readonly observer: EngineObserver;
+  readonly idempotencyWindowMs: number;
   /** Every state change asked from outside the engine (commands/index.ts). */
   readonly commands: Commands;
   readonly #dispatcher: Dispatcher;
@@ -71,6 +76,7 @@ export class Engine implements EngineCore {
       reserve: (pool) => (this.#started ? reserveSlot(owner, pool) : null),
     };
     this.#graceMs = options.stopGraceMs ?? 5000;
+    this.idempotencyWindowMs = options.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
     this.commands = new Commands(this);
   }
 

@@ -37,16 +37,19 @@ export type {
   BindEvent,
   Commands,
   EditInput,
+  IdempotencyInput,
   OperatorStatus,
   PositionInput,
   PublishScope,
   SubmitInput,
+  SubmitOnceResult,
 } from "./commands/index.ts";
 export {
   type ArrivalRecord,
   type BranchFrame,
   type EnqueueReason,
   type EventRecord,
+  type IdempotencyRecord,
   type Json,
   type Lineage,
   type LogAuthor,
@@ -69,7 +72,7 @@ export {
   type TaskStatus,
   TERMINAL_RUN_STATUSES,
 } from "./domain.ts";
-export { Engine, type EngineOptions } from "./engine.ts";
+export { DEFAULT_IDEMPOTENCY_WINDOW_MS, Engine, type EngineOptions } from "./engine.ts";
 export { type DomainErrorCode, EngineError } from "./errors.ts";
 export { EventBus, type EventListener } from "./event-bus.ts";
 // The event vocabulary: every core event's name and data schema (the service's OpenAPI

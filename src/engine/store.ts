@@ -13,6 +13,7 @@
 import type {
   ArrivalRecord,
   EventRecord,
+  IdempotencyRecord,
   LogRecord,
   NewEvent,
   NewTask,
@@ -114,6 +115,8 @@ export interface StoreReader {
   lastChunkSeq(taskId: number): Promise<number>;
   /** In registration order. */
   listRegistrations(): Promise<RegistrationRecord[]>;
+  /** The stored idempotency key, whatever its age (the engine judges its window), or null. */
+  getIdempotencyKey(key: string): Promise<IdempotencyRecord | null>;
   // Counts for health and metrics, which anyone may ask for often: each is answered from an
   // index that holds open or live rows only (never by reading rows), so it costs one index entry
   // per row counted, whatever history the store keeps.
@@ -173,6 +176,15 @@ export interface StoreWriter extends StoreReader {
   /** Inserts or replaces (keeping its registration order). */
   putRegistration(reg: Omit<RegistrationRecord, "seq">): Promise<RegistrationRecord>;
   deleteRegistration(workflow: string): Promise<void>;
+  /**
+   * Stores the key unless a stored one of that name was created at or after `expiredBefore`
+   * (an older one is replaced). Answers whether it stored it: false means another submit holds
+   * the key. The key's uniqueness decides, so two transactions racing cannot both store it.
+   * `deleteRun` deletes the keys of the run.
+   */
+  putIdempotencyKey(record: IdempotencyRecord, expiredBefore: number): Promise<boolean>;
+  /** Deletes at most `limit` keys created before `before`, oldest first; answers how many. */
+  expireIdempotencyKeys(before: number, limit: number): Promise<number>;
 }
 
 export interface Store extends StoreReader {

@@ -191,6 +191,7 @@ export async function startServer(
     extensions: { agent: agentRunner, ask: checkedAsk(askPerson) },
     observer: telemetry,
     onError: (err) => logger.error({ err }, "engine error"),
+    idempotencyWindowMs: config.server.idempotencyWindowMs,
   });
   try {
     await registerConfigured(engine, config, logger);

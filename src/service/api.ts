@@ -63,6 +63,16 @@ export interface OperatorService {
   workflowSource?(name: string): Promise<SourceOut>;
 
   submitRun(workflow: string, body: { title: string; description?: string }): Promise<Created>;
+  /**
+   * A submit under an `Idempotency-Key` (http.md "Idempotent submits"): within the window the
+   * same key with the same workflow and body answers the run made first (`replayed`); a key
+   * used with another workflow or body is refused (409 `conflict`).
+   */
+  submitRunOnce(
+    workflow: string,
+    body: { title: string; description?: string },
+    idempotencyKey: string,
+  ): Promise<{ created: Created; replayed: boolean }>;
   listRuns(query: RunListQuery): Promise<RunSummary[]>;
   getRun(runId: string): Promise<RunDetail>;
   editRun(runId: string, body: EditRun): Promise<RunDetail>;

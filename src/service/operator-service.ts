@@ -4,6 +4,7 @@ import type { Engine, RunRecord, StoreProbe, StoreReader, TaskRecord } from "../
 import { readSource } from "../loading/index.ts";
 import type { OperatorService, PageQuery, RequestListQuery, RunListQuery } from "./api.ts";
 import { commanded, notFound, ServiceError } from "./errors.ts";
+import { bodyHash } from "./idempotency.ts";
 import type * as S from "./schemas/index.ts";
 import { type JoinArrival, runGraph } from "./views/graph.ts";
 import {
@@ -130,6 +131,16 @@ export class EngineOperatorService implements OperatorService {
     body: { title: string; description?: string },
   ): Promise<S.Created> {
     return { run_id: await commanded(this.commands.submitRun(workflow, body)) };
+  }
+
+  async submitRunOnce(
+    workflow: string,
+    body: { title: string; description?: string },
+    idempotencyKey: string,
+  ): Promise<{ created: S.Created; replayed: boolean }> {
+    const idem = { key: idempotencyKey, bodyHash: bodyHash(body) };
+    const done = await commanded(this.commands.submitRunOnce(workflow, body, idem));
+    return { created: { run_id: done.runId }, replayed: done.replayed };
   }
 
   async listRuns(query: RunListQuery): Promise<S.RunSummary[]> {

@@ -58,6 +58,17 @@ describe("yardmaster submit", () => {
     expect(detail.tasks[0]).toMatchObject({ status: "dead_letter", error: expect.any(String) });
   });
 
+  it("--idempotency-key answers the first run again, and refuses the key with another title", async () => {
+    const first = await ym("submit", "chain", "--title", "once", "--idempotency-key", "cli-key-1");
+    expect(first.code).toBe(0);
+    const again = await ym("submit", "chain", "--title", "once", "--idempotency-key", "cli-key-1");
+    expect(again.code).toBe(0);
+    expect(again.lines).toEqual(first.lines);
+    const other = await ym("submit", "chain", "--title", "twice", "--idempotency-key", "cli-key-1");
+    expect(other.code).toBe(1);
+    expect(other.err).toMatch(/different request body.*\[409 conflict\]$/);
+  });
+
   it("refuses a missing --title with exit 2 and an unknown workflow with exit 1", async () => {
     const usage = await ym("submit", "chain");
     expect(usage.code).toBe(2);

@@ -54,6 +54,7 @@ describe("loadConfig defaults", () => {
         keepAliveTimeoutMs: 5_000,
         maxConnections: 2000,
         maxEventStreams: 1000,
+        idempotencyWindowMs: 86_400_000,
       },
       log: { level: "info", format: "auto" },
       origins: expect.objectContaining({ "server.port": "default", "log.level": "default" }),
@@ -180,6 +181,19 @@ describe("loadConfig limits and workflow roots", () => {
     await writeConfig("[server]\nkeep_alive_timeout = 0\n");
     expect(await failure(loadConfig({ cwd: dir }))).toMatch(
       /server\.keep_alive_timeout: expected a number of seconds > 0/,
+    );
+  });
+
+  it("reads idempotency_window in seconds, at most 30 days", async () => {
+    await writeConfig("[server]\nidempotency_window = 3600\n");
+    expect((await loadConfig({ cwd: dir })).server.idempotencyWindowMs).toBe(3_600_000);
+    await writeConfig("[server]\nidempotency_window = 0\n");
+    expect(await failure(loadConfig({ cwd: dir }))).toMatch(
+      /server\.idempotency_window: expected a number of seconds > 0/,
+    );
+    await writeConfig("[server]\nidempotency_window = 2592001\n");
+    expect(await failure(loadConfig({ cwd: dir }))).toMatch(
+      /server\.idempotency_window: expected at most 2592000 seconds \(30 days\)/,
     );
   });
 

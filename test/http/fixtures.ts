@@ -110,6 +110,8 @@ export function fixtureService(calls: Call[] = []): OperatorService {
       return workflowOut;
     },
     submitRun: async (wf, body) => seen("submitRun", { run_id: RUN_ID }, wf, body),
+    submitRunOnce: async (wf, body, key) =>
+      seen("submitRunOnce", { created: { run_id: RUN_ID }, replayed: false }, wf, body, key),
     listRuns: async (query) => seen("listRuns", [summary], query),
     getRun: async (id) => ofRun(id, () => ({ ...summary, description: "", tasks: [task] })),
     editRun: async (id, body) => ofRun(id, () => seen("editRun", { ...summary }, body)),

@@ -7,6 +7,7 @@ import { claimsContract } from "./contract/claims.ts";
 import { mixedClaimsContract } from "./contract/claims-mixed.ts";
 import { countsContract } from "./contract/counts.ts";
 import type { ContractOptions, Harness } from "./contract/fixtures.ts";
+import { idempotencyContract } from "./contract/idempotency.ts";
 import { joinsContract } from "./contract/joins-and-registrations.ts";
 import { lifecycleContract } from "./contract/lifecycle.ts";
 import { recordsContract } from "./contract/records.ts";
@@ -50,5 +51,6 @@ export function storeContract(
     streamsContract(harness);
     lifecycleContract(harness);
     countsContract(harness);
+    idempotencyContract(harness);
   });
 }

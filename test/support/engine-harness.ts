@@ -34,6 +34,7 @@ export interface HarnessOptions {
   defaults?: { retries?: number; priority?: number };
   dir?: string;
   start?: boolean;
+  idempotencyWindowMs?: number;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -46,6 +47,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     defaults: options.defaults,
     onError: (err) => errors.push(err),
     stopGraceMs: 2000,
+    idempotencyWindowMs: options.idempotencyWindowMs,
   });
   const service = new EngineOperatorService(engine, "test");
   const events: EventRecord[] = [];

@@ -34,8 +34,8 @@ export const CLIENT_COMMANDS: readonly CommandEntry[] = [
   entry("show", "show RUN", "show a run: fields, output, tasks", () => import("./show.ts")),
   entry(
     "submit",
-    "submit WORKFLOW --title T [--description D] [--wait]",
-    "queue a run, print its id; --wait follows it to its end",
+    "submit WORKFLOW --title T [--description D] [--idempotency-key K] [--wait]",
+    "queue a run, print its id; --wait follows it to its end; a key makes it safe to repeat",
     () => import("./submit.ts"),
   ),
   entry("cancel", "cancel RUN", "cancel a run and its outstanding tasks", runActions, "cancel"),

@@ -1,5 +1,6 @@
-// `yardmaster submit WORKFLOW --title T [--description D] [--wait]`: queue a run and print its
-// id as the last stdout line; with --wait, follow it to its end and exit 0 only if it completed.
+// `yardmaster submit WORKFLOW --title T [--description D] [--idempotency-key K] [--wait]`: queue
+// a run and print its id as the last stdout line; with --wait, follow it to its end and exit 0
+// only if it completed. With a key, running the command again answers the run it made first.
 import { EXIT_FAILED, EXIT_OK } from "../cli-io.ts";
 import { EXIT_INTERRUPTED, interruptSignal } from "../client/client-io.ts";
 import { type ClientContext, clientCommand, printJson } from "../client/command-kit.ts";
@@ -8,16 +9,23 @@ import { stringOption, UsageError } from "../parse-args.ts";
 
 export const run = clientCommand("submit", {
   positionals: ["WORKFLOW"],
-  options: { title: "string", description: "string", wait: "boolean" },
+  options: {
+    title: "string",
+    description: "string",
+    "idempotency-key": "string",
+    wait: "boolean",
+  },
   async run(ctx) {
     const { client, args, parsed, io, json } = ctx;
     const title = stringOption(parsed, "title");
     if (title === undefined) throw new UsageError("missing --title T");
     if (title === "") throw new UsageError("--title T must not be empty");
     const description = stringOption(parsed, "description");
+    const key = stringOption(parsed, "idempotency-key");
     const { run_id: runId } = await client.post("/api/workflows/{name}/runs", {
       params: { name: args[0] },
       body: description === undefined ? { title } : { title, description },
+      headers: key === undefined ? {} : { "idempotency-key": key },
     });
     if (parsed.options.wait !== true) {
       if (json) printJson(io, { run_id: runId });

@@ -22,7 +22,13 @@ import * as tasks from "./tasks.ts";
 export type { PublishScope } from "./plugins.ts";
 export type { BindEvent } from "./registration.ts";
 export type { AnswerAuthor, AnswerInput } from "./requests.ts";
-export type { EditInput, PositionInput, SubmitInput } from "./runs.ts";
+export type {
+  EditInput,
+  IdempotencyInput,
+  PositionInput,
+  SubmitInput,
+  SubmitOnceResult,
+} from "./runs.ts";
 export type { OperatorStatus } from "./tasks.ts";
 
 export class Commands {
@@ -37,6 +43,18 @@ export class Commands {
   /** Queues a run of `workflow`; answers its id. */
   submitRun(workflow: string, input: runs.SubmitInput): Promise<string> {
     return runs.submitRun(this.#core, workflow, input);
+  }
+
+  /**
+   * Queues a run under an `Idempotency-Key`: within the window, the same key with the same
+   * workflow and body answers the run it made first (`replayed`); with another, `conflict`.
+   */
+  submitRunOnce(
+    workflow: string,
+    input: runs.SubmitInput,
+    idem: runs.IdempotencyInput,
+  ): Promise<runs.SubmitOnceResult> {
+    return runs.submitRunOnce(this.#core, workflow, input, idem);
   }
 
   editRun(runId: string, input: runs.EditInput): Promise<void> {

@@ -1,7 +1,7 @@
 // Run commands: submit, edit, cancel, delete, pause, resume, position, and the operator's note
 // in the run's work log.
 import type { EngineCore } from "../core.ts";
-import { OUTSTANDING, TERMINAL_RUN_STATUSES } from "../domain.ts";
+import { type IdempotencyRecord, OUTSTANDING, TERMINAL_RUN_STATUSES } from "../domain.ts";
 import { enqueueTask } from "../enqueue.ts";
 import { refused } from "../errors.ts";
 import type { RegisteredWorkflow } from "../registry.ts";
@@ -14,6 +14,18 @@ import { notRegistered, requireRun } from "./lookups.ts";
 export interface SubmitInput {
   title: string;
   description?: string;
+}
+
+/** A submit's `Idempotency-Key` and the hash of its canonical body (the service computes it). */
+export interface IdempotencyInput {
+  key: string;
+  bodyHash: string;
+}
+
+/** What a keyed submit answers: the run, and whether an earlier submit with the key made it. */
+export interface SubmitOnceResult {
+  runId: string;
+  replayed: boolean;
 }
 
 /** Fields to change; null or absent ones stay as they are. */
@@ -51,15 +63,87 @@ export async function submitRun(
   }
 }
 
+// Expired keys deleted by each keyed submit: a few, oldest first through an index, so the table
+// stays near the keys of one window without a sweep.
+const EXPIRE_BATCH = 16;
+
+/** The key was stored by another submit after this one looked it up: its unit rolls back. */
+class KeyTaken extends Error {}
+
+/**
+ * `submitRun` under an `Idempotency-Key`. Within the window, a key stored by an earlier submit
+ * answers that submit's run when the workflow and body hash match, and is refused (`conflict`)
+ * otherwise; else the run is created and the key stored by the same unit of work. The key's
+ * uniqueness in the store decides a race: the loser's unit rolls back and it reads the winner's
+ * key again. A submit without a key never comes here (its path reads nothing more).
+ */
+export async function submitRunOnce(
+  core: EngineCore,
+  workflow: string,
+  input: SubmitInput,
+  idem: IdempotencyInput,
+): Promise<SubmitOnceResult> {
+  const reg = core.registry.workflows.get(workflow);
+  if (!reg) throw notRegistered(workflow);
+  const description = input.description ?? "";
+  for (let tries = 0; ; tries++) {
+    const slot = core.slots.reserve(reg.pool);
+    let quiet = false;
+    try {
+      const done = await insertSubmitted(
+        core,
+        reg,
+        { title: input.title, description },
+        slot,
+        idem,
+      );
+      quiet = done.tookOwn || done.replayed;
+      return { runId: done.runId, replayed: done.replayed };
+    } catch (err) {
+      quiet = true;
+      // Only another submit's commit between the look-up and the insert gets here, so a second
+      // look-up finds its key (unless it was deleted with its run meanwhile: then try again).
+      if (!(err instanceof KeyTaken) || tries >= 3) throw err;
+    } finally {
+      slot?.settle();
+      if (!quiet) core.wake(reg.pool);
+    }
+  }
+}
+
+function checkKey(found: IdempotencyRecord, workflow: string, idem: IdempotencyInput): void {
+  if (found.workflow !== workflow) {
+    throw refused(
+      `Idempotency-Key ${JSON.stringify(idem.key)} was used for a run of workflow ${found.workflow}; a key names one request.`,
+      { run_id: found.run_id },
+    );
+  }
+  if (found.body_hash !== idem.bodyHash) {
+    throw refused(
+      `Idempotency-Key ${JSON.stringify(idem.key)} was used with a different request body; a key names one request.`,
+      { run_id: found.run_id },
+    );
+  }
+}
+
 async function insertSubmitted(
   core: EngineCore,
   reg: RegisteredWorkflow,
   payload: { title: string; description: string },
   slot: SlotReservation | null,
-): Promise<{ runId: string; tookOwn: boolean }> {
+  idem?: IdempotencyInput,
+): Promise<{ runId: string; tookOwn: boolean; replayed: boolean }> {
   const { title, description } = payload;
   const workflow = reg.name;
   return core.uow.run(async (work) => {
+    const expiredBefore = work.now - core.idempotencyWindowMs;
+    if (idem) {
+      const found = await work.tx.getIdempotencyKey(idem.key);
+      if (found && found.created >= expiredBefore) {
+        checkKey(found, workflow, idem);
+        return { runId: found.run_id, tookOwn: false, replayed: true };
+      }
+    }
     const run = await work.tx.insertRun({
       id: newRunId(work.now),
       workflow,
@@ -80,8 +164,15 @@ async function insertSubmitted(
       branch: [],
       lineage: { reason: "start", parent: null },
     });
+    if (idem) {
+      const key = { key: idem.key, workflow, body_hash: idem.bodyHash, run_id: run.id };
+      if (!(await work.tx.putIdempotencyKey({ ...key, created: work.now }, expiredBefore))) {
+        throw new KeyTaken();
+      }
+      await work.tx.expireIdempotencyKeys(expiredBefore, EXPIRE_BATCH);
+    }
     const claimed = await slot?.claim(work);
-    return { runId: run.id, tookOwn: claimed?.task.id === start.id };
+    return { runId: run.id, tookOwn: claimed?.task.id === start.id, replayed: false };
   });
 }
 

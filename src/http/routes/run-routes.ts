@@ -13,6 +13,7 @@ import {
   RunPath,
   RunSummary,
   RunsQuery,
+  SubmitHeaders,
   TaskRef,
   WorkflowPath,
 } from "../../service/schemas/index.ts";
@@ -29,13 +30,26 @@ export function registerRunRoutes(app: ZodApp, service: OperatorService): void {
         tags,
         operationId: "submitRun",
         summary: "Queue a run of a workflow",
+        description:
+          "With an `Idempotency-Key` header, a retry within the idempotency window answers the run the key created first: status 200 and the header `Idempotent-Replayed: true`.",
         params: WorkflowPath,
+        headers: SubmitHeaders,
         body: NewRun,
-        response: { 201: Created, ...refusals(401, 404, 422) },
+        response: { 201: Created, 200: Created, ...refusals(401, 404, 409, 422) },
       },
     },
     async (request, reply) => {
-      const created = await service.submitRun(request.params.name, request.body);
+      const key = request.headers["idempotency-key"];
+      if (key === undefined) {
+        const created = await service.submitRun(request.params.name, request.body);
+        return reply.code(201).send(created);
+      }
+      const { created, replayed } = await service.submitRunOnce(
+        request.params.name,
+        request.body,
+        key,
+      );
+      if (replayed) return reply.code(200).header("idempotent-replayed", "true").send(created);
       return reply.code(201).send(created);
     },
   );

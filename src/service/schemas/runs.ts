@@ -80,6 +80,25 @@ export const NewRun = named(
 // The type is what a caller may send (description optional); the parsed body always has one.
 export type NewRun = z.input<typeof NewRun>;
 
+/** Printable ASCII (space to tilde); the length is the schema's (1 to 255). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]*$/;
+const KEY_TEXT = "expected 1 to 255 printable ASCII characters";
+
+// Headers other than the one documented pass through untouched (a loose object). The character
+// check is a refinement rather than a `pattern`, which the document's fuzzer would not follow.
+export const SubmitHeaders = z.looseObject({
+  "idempotency-key": z
+    .string()
+    .min(1, { error: KEY_TEXT })
+    .max(255, { error: KEY_TEXT })
+    .refine((key) => IDEMPOTENCY_KEY_PATTERN.test(key), { error: KEY_TEXT })
+    .optional()
+    .meta({
+      description:
+        "1 to 255 printable ASCII characters. Makes the submit safe to retry: within the idempotency window the same key with the same workflow and body answers the run it created first (status 200, header `Idempotent-Replayed: true`); with another workflow or body it is refused (409 `conflict`).",
+    }),
+});
+
 export const EditRun = named(
   "EditRun",
   z.object({

@@ -5,6 +5,7 @@ import type {
   ArrivalTally,
   EventQuery,
   EventRecord,
+  IdempotencyRecord,
   LiveTaskStatus,
   LogRecord,
   OpenRunStatus,
@@ -23,6 +24,7 @@ import * as arrivals from "./arrivals.ts";
 import * as chunks from "./chunks.ts";
 import * as counts from "./counts.ts";
 import * as events from "./events.ts";
+import * as idempotency from "./idempotency.ts";
 import * as records from "./records.ts";
 import * as runs from "./runs.ts";
 import type { Db } from "./sql.ts";
@@ -85,6 +87,9 @@ export class PgReader implements StoreReader {
   }
   listRegistrations(): Promise<RegistrationRecord[]> {
     return arrivals.listRegistrations(this.db);
+  }
+  getIdempotencyKey(key: string): Promise<IdempotencyRecord | null> {
+    return idempotency.getIdempotencyKey(this.db, key);
   }
   countRuns(status: OpenRunStatus): Promise<number> {
     return counts.countRuns(this.db, status);

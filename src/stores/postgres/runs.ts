@@ -35,6 +35,7 @@ const DELETE_RUN = [
   "DELETE FROM log WHERE run_id = $1",
   "DELETE FROM tasks WHERE run_id = $1",
   "DELETE FROM events WHERE run_id = $1",
+  "DELETE FROM idempotency_keys WHERE run_id = $1",
 ].map(sql);
 const DELETE_RUN_ROW = sql("DELETE FROM runs WHERE id = $1 RETURNING position");
 

@@ -4,6 +4,7 @@
 import type {
   ArrivalRecord,
   EventRecord,
+  IdempotencyRecord,
   LogRecord,
   NewEvent,
   NewTask,
@@ -20,6 +21,7 @@ import * as arrivals from "./arrivals.ts";
 import * as chunks from "./chunks.ts";
 import { claimTasks } from "./claims.ts";
 import * as events from "./events.ts";
+import * as idempotency from "./idempotency.ts";
 import { PgReader } from "./reader.ts";
 import * as records from "./records.ts";
 import * as runs from "./runs.ts";
@@ -100,5 +102,11 @@ export class PgWriter extends PgReader implements StoreWriter {
   }
   deleteRegistration(workflow: string): Promise<void> {
     return arrivals.deleteRegistration(this.db, workflow);
+  }
+  putIdempotencyKey(record: IdempotencyRecord, expiredBefore: number): Promise<boolean> {
+    return idempotency.putIdempotencyKey(this.db, record, expiredBefore);
+  }
+  expireIdempotencyKeys(before: number, limit: number): Promise<number> {
+    return idempotency.expireIdempotencyKeys(this.db, before, limit);
   }
 }

@@ -7,6 +7,7 @@ import type {
   ArrivalTally,
   EventQuery,
   EventRecord,
+  IdempotencyRecord,
   LiveTaskStatus,
   LogRecord,
   OpenRunStatus,
@@ -24,6 +25,7 @@ import type {
 import { chunkReads } from "./chunks.ts";
 import { countReads } from "./counts.ts";
 import { eventReads } from "./events.ts";
+import { idempotencyReads } from "./idempotency.ts";
 import { logReads } from "./log.ts";
 import { miscReads } from "./misc.ts";
 import { requestReads } from "./requests.ts";
@@ -39,6 +41,7 @@ export function prepareReads(db: Database.Database) {
     events: eventReads(db),
     chunks: chunkReads(db),
     misc: miscReads(db),
+    idempotency: idempotencyReads(db),
     counts: countReads(db),
   };
 }
@@ -107,6 +110,9 @@ export class SqliteReader implements StoreReader {
   }
   async listRegistrations(): Promise<RegistrationRecord[]> {
     return this.reads.misc.listRegistrations();
+  }
+  async getIdempotencyKey(key: string): Promise<IdempotencyRecord | null> {
+    return this.reads.idempotency.get(key);
   }
   async countRuns(status: OpenRunStatus): Promise<number> {
     return this.reads.counts.runs(status);

@@ -60,6 +60,7 @@ const DELETE_RUN_STATEMENTS = [
   "DELETE FROM log WHERE run_id = ?",
   "DELETE FROM tasks WHERE run_id = ?",
   "DELETE FROM events WHERE run_id = ?",
+  "DELETE FROM idempotency_keys WHERE run_id = ?",
   "DELETE FROM runs WHERE id = ?",
 ];
 

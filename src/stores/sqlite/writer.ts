@@ -5,6 +5,7 @@ import type Database from "better-sqlite3";
 import type {
   ArrivalRecord,
   EventRecord,
+  IdempotencyRecord,
   LogRecord,
   NewEvent,
   NewTask,
@@ -20,6 +21,7 @@ import type {
 import { chunkWrites } from "./chunks.ts";
 import { claimWrites } from "./claims.ts";
 import { eventWrites } from "./events.ts";
+import { idempotencyWrites } from "./idempotency.ts";
 import { logWrites } from "./log.ts";
 import { miscWrites } from "./misc.ts";
 import { type ReadQueries, SqliteReader } from "./reader.ts";
@@ -37,6 +39,7 @@ export function prepareWrites(db: Database.Database) {
     events: eventWrites(db),
     chunks: chunkWrites(db),
     misc: miscWrites(db),
+    idempotency: idempotencyWrites(db),
   };
 }
 
@@ -145,5 +148,11 @@ export class SqliteWriter extends SqliteReader implements StoreWriter {
   }
   async deleteRegistration(workflow: string): Promise<void> {
     this.#w.misc.deleteRegistration(workflow);
+  }
+  async putIdempotencyKey(record: IdempotencyRecord, expiredBefore: number): Promise<boolean> {
+    return this.#w.idempotency.put(record, expiredBefore);
+  }
+  async expireIdempotencyKeys(before: number, limit: number): Promise<number> {
+    return this.#w.idempotency.expire(before, limit);
   }
 }
