@@ -103,6 +103,10 @@ describe("yardmaster runs and show", () => {
     expect(onlyFailed.out).toContain(failedId);
     expect(onlyFailed.out).not.toContain(id);
     expect((await ym("runs", "--workflow", "fan")).out).toBe("No runs.");
+    // A name no workflow has is a mistake, not an empty list.
+    const nope = await ym("runs", "--workflow", "nope");
+    expect(nope.code).toBe(1);
+    expect(nope.err).toMatch(/^yardmaster runs: .*\[404 unknown_workflow\]$/);
   });
 
   it("--json prints the API's run list unchanged", async () => {

@@ -9,13 +9,20 @@ import { stringOption } from "../parse-args.ts";
 export const run = clientCommand("runs", {
   options: { status: "string", workflow: "string" },
   async run({ client, parsed, io, json, style }) {
+    const workflow = stringOption(parsed, "workflow");
     const runs = await client.get("/api/runs", {
       query: {
         // As typed: the server judges an unknown status (its 422 names the field).
         status: stringOption(parsed, "status") as RunStatus | undefined,
-        workflow: stringOption(parsed, "workflow"),
+        workflow,
       },
     });
+    // The list filters by name without knowing workflows, so a mistyped name would read as "no
+    // runs": when nothing matched, a name no workflow has ends with its 404 (exit 1). A removed
+    // workflow whose runs remain still lists them.
+    if (runs.length === 0 && workflow !== undefined) {
+      await client.get("/api/workflows/{name}", { params: { name: workflow } });
+    }
     if (json) return void printJson(io, runs);
     if (runs.length === 0) return void io.out("No runs.");
     for (const line of runsTable(runs, style)) io.out(line);
