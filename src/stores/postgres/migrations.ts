@@ -7,6 +7,7 @@ import type { Migration } from "../migration.ts";
 import { SCHEMA_V1 } from "./schema-v1.ts";
 import { SCHEMA_V2 } from "./schema-v2.ts";
 import { SCHEMA_V3 } from "./schema-v3.ts";
+import { SCHEMA_V4 } from "./schema-v4.ts";
 
 export type { Migration };
 
@@ -14,6 +15,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "initial schema", sql: SCHEMA_V1 },
   { version: 2, name: "results of agent calls", sql: SCHEMA_V2 },
   { version: 3, name: "index of open runs by status", sql: SCHEMA_V3 },
+  { version: 4, name: "run input", sql: SCHEMA_V4 },
 ];
 
 const VERSION_TABLE = `CREATE TABLE IF NOT EXISTS schema_version (

@@ -15,6 +15,29 @@ export function runsContract(h: Harness): void {
       expect(await h.store.getRun("no-such-run")).toBeNull();
     });
 
+    it("round-trips a run's input, any JSON value, and null for none", async () => {
+      const values = [
+        { zeta: 1, alpha: ["ü", null, { b: true }], nested: { n: 1.5 } },
+        "just text",
+        0,
+        false,
+        [1, "two"],
+        null,
+      ];
+      const runs = [];
+      for (const input of values) {
+        const run = await h.store.transact((tx) => tx.insertRun(runInput({ input })));
+        expect(run.input).toStrictEqual(input);
+        expect(await h.store.getRun(run.id)).toStrictEqual(run);
+        runs.push(run);
+      }
+      // Key order is kept as written.
+      expect(Object.keys(runs[0]!.input as object)).toEqual(["zeta", "alpha", "nested"]);
+      expect(await h.store.listRuns()).toStrictEqual(runs);
+      const patched = await h.store.transact((tx) => tx.updateRun(runs[0]!.id, { title: "x" }));
+      expect(patched.input).toStrictEqual(values[0]);
+    });
+
     it("lists in position order, filtered by status and workflow", async () => {
       const a = await addRun(h.store, { workflow: "triage", status: "queued" });
       const b = await addRun(h.store, { workflow: "deploy", status: "running" });
