@@ -691,6 +691,8 @@ export interface components {
       title: string;
       /** @default  */
       description?: string;
+      /** @description The run's input, any JSON value: the start node's payload holds it as `input`. Checked against the workflow's `input_schema` when it declares one. Absent or null: none. */
+      input?: unknown;
     };
     /** @description An absent field is left alone; an edit naming neither field changes nothing. */
     EditRunInput: {
@@ -1446,6 +1448,8 @@ export interface components {
       pending_requests?: number;
       unregistered?: boolean;
       description?: string;
+      /** @description The input the run was submitted with; absent when none was given. */
+      input?: unknown;
       output?: unknown;
       outputs?: components["schemas"]["RunOutput"][];
       stats?: components["schemas"]["RunStats"];
@@ -1455,6 +1459,8 @@ export interface components {
       title: string;
       /** @default  */
       description: string;
+      /** @description The run's input, any JSON value: the start node's payload holds it as `input`. Checked against the workflow's `input_schema` when it declares one. Absent or null: none. */
+      input?: unknown;
     };
     /** @description An absent field is left alone; an edit naming neither field changes nothing. */
     EditRun: {
@@ -1523,6 +1529,10 @@ export interface components {
       in_flight: number;
       target?: string | null;
       plugin: components["schemas"]["WorkflowPlugin"];
+      /** @description The JSON Schema of the run's input, which the start node declares; absent when none. */
+      input_schema?: {
+        [key: string]: unknown;
+      };
     };
     RegisterWorkflow: {
       target: string;

@@ -62,7 +62,10 @@ export interface OperatorService {
    */
   workflowSource?(name: string): Promise<SourceOut>;
 
-  submitRun(workflow: string, body: { title: string; description?: string }): Promise<Created>;
+  submitRun(
+    workflow: string,
+    body: { title: string; description?: string; input?: unknown },
+  ): Promise<Created>;
   listRuns(query: RunListQuery): Promise<RunSummary[]>;
   getRun(runId: string): Promise<RunDetail>;
   editRun(runId: string, body: EditRun): Promise<RunDetail>;

@@ -1,9 +1,17 @@
 // The OperatorService over one engine: reads build views from the store, writes are the
 // engine's commands (engine.commands), whose refusals are read into the error catalogue here.
-import type { Engine, RunRecord, StoreProbe, StoreReader, TaskRecord } from "../engine/index.ts";
+import type {
+  Engine,
+  Json,
+  RunRecord,
+  StoreProbe,
+  StoreReader,
+  TaskRecord,
+} from "../engine/index.ts";
 import { readSource } from "../loading/index.ts";
 import type { OperatorService, PageQuery, RequestListQuery, RunListQuery } from "./api.ts";
 import { commanded, notFound, ServiceError } from "./errors.ts";
+import { checkRunInput } from "./run-input.ts";
 import type * as S from "./schemas/index.ts";
 import { type JoinArrival, runGraph } from "./views/graph.ts";
 import {
@@ -127,9 +135,12 @@ export class EngineOperatorService implements OperatorService {
 
   async submitRun(
     workflow: string,
-    body: { title: string; description?: string },
+    body: { title: string; description?: string; input?: unknown },
   ): Promise<S.Created> {
-    return { run_id: await commanded(this.commands.submitRun(workflow, body)) };
+    const wf = this.engine.registry.workflows.get(workflow);
+    const input = checkRunInput(wf, body.input) as Json | undefined;
+    const submit = { title: body.title, description: body.description, input };
+    return { run_id: await commanded(this.commands.submitRun(workflow, submit)) };
   }
 
   async listRuns(query: RunListQuery): Promise<S.RunSummary[]> {

@@ -1,6 +1,8 @@
 // Run commands: submit, edit, cancel, delete, pause, resume, position, and the operator's note
 // in the run's work log.
+
 import type { EngineCore } from "../core.ts";
+import type { Json } from "../domain.ts";
 import { OUTSTANDING, TERMINAL_RUN_STATUSES } from "../domain.ts";
 import { enqueueTask } from "../enqueue.ts";
 import { refused } from "../errors.ts";
@@ -14,6 +16,8 @@ import { notRegistered, requireRun } from "./lookups.ts";
 export interface SubmitInput {
   title: string;
   description?: string;
+  /** The run's input, handed to the start node in its payload; absent or null: none. */
+  input?: Json;
 }
 
 /** Fields to change; null or absent ones stay as they are. */
@@ -41,7 +45,8 @@ export async function submitRun(
   const slot = core.slots.reserve(reg.pool);
   let tookOwn = false;
   try {
-    const submitted = await insertSubmitted(core, reg, { title: input.title, description }, slot);
+    const payload = { title: input.title, description, input: input.input ?? null };
+    const submitted = await insertSubmitted(core, reg, payload, slot);
     tookOwn = submitted.tookOwn;
     return submitted.runId;
   } finally {
@@ -54,10 +59,10 @@ export async function submitRun(
 async function insertSubmitted(
   core: EngineCore,
   reg: RegisteredWorkflow,
-  payload: { title: string; description: string },
+  payload: { title: string; description: string; input: Json },
   slot: SlotReservation | null,
 ): Promise<{ runId: string; tookOwn: boolean }> {
-  const { title, description } = payload;
+  const { title, description, input } = payload;
   const workflow = reg.name;
   return core.uow.run(async (work) => {
     const run = await work.tx.insertRun({
@@ -69,6 +74,7 @@ async function insertSubmitted(
       created: work.now,
       updated: work.now,
       started: false,
+      input,
     });
     work.emit("run.created", run.id, null, { position: run.position, title: run.title, workflow });
     const start = await enqueueTask(work, core.registry, {
@@ -76,7 +82,8 @@ async function insertSubmitted(
       node: reg.graph.start,
       attempt: 1,
       payload_present: true,
-      payload: { title, description },
+      // The start node's payload carries `input` only when the run was given one.
+      payload: input === null ? { title, description } : { title, description, input },
       branch: [],
       lineage: { reason: "start", parent: null },
     });
