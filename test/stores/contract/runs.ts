@@ -1,5 +1,6 @@
 // Runs and the dispatch list: round-trips, filters, and dense positions on insert/move/delete.
 import { describe, expect, it } from "vitest";
+import type { RunRecord } from "../../../src/engine/index.ts";
 import { addRun, dispatchList, type Harness, runInput } from "./fixtures.ts";
 
 export function runsContract(h: Harness): void {
@@ -24,7 +25,7 @@ export function runsContract(h: Harness): void {
         [1, "two"],
         null,
       ];
-      const runs = [];
+      const runs: RunRecord[] = [];
       for (const input of values) {
         const run = await h.store.transact((tx) => tx.insertRun(runInput({ input })));
         expect(run.input).toStrictEqual(input);
