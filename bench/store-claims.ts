@@ -28,6 +28,7 @@ async function seed(store: Store): Promise<void> {
         workflow: "bench",
         title: id,
         description: "",
+        input: null,
         status: "queued",
         created: i,
         updated: i,

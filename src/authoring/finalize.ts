@@ -79,6 +79,7 @@ function draftNode(
     label: options.label ?? name,
     description:
       options.description ?? (hinted ? hints.descriptions![name]! : null) ?? sig.bodyDoc ?? null,
+    input: options.input ?? null,
     generation: 0,
     fn: entry.fn as FinalNode["fn"],
   };

@@ -9,6 +9,7 @@ const KNOWN = new Set([
   "label",
   "description",
   "name",
+  "input",
 ]);
 
 const BOOLEANS = ["start", "join"] as const;
@@ -36,6 +37,15 @@ export function optionProblems(options: unknown): string[] {
   for (const key of STRINGS) {
     if (o[key] !== undefined && typeof o[key] !== "string")
       problems.push(`${key} must be a string`);
+  }
+  if (o.input !== undefined && o.start !== true) {
+    problems.push("input declares the run's input, so it belongs on the start node only");
+  }
+  if (
+    o.input !== undefined &&
+    (o.input === null || typeof o.input !== "object" || Array.isArray(o.input))
+  ) {
+    problems.push("input must be a zod schema or a JSON Schema object");
   }
   problems.push(...numberProblems(o as NodeOptions));
   return problems;

@@ -17,6 +17,12 @@ export interface NodeOptions {
   description?: string;
   /** Overrides the function's own name. */
   name?: string;
+  /**
+   * The start node only: the schema of the run's input (a zod schema, or a JSON Schema object).
+   * A submit whose `input` does not match it is refused; the start node's payload holds the
+   * parsed value as `input`.
+   */
+  input?: { _zod: unknown } | Record<string, unknown>;
 }
 
 /** One entry of a join's payload: what one branch of the fan-out delivered. */
@@ -93,6 +99,8 @@ export interface FinalNode {
   priority: number | null;
   label: string;
   description: string | null;
+  /** The start node's input schema as declared (zod or JSON Schema); null when none. */
+  input: unknown;
   /** Breadth-first depth from the start node. */
   generation: number;
   fn: (...args: any[]) => unknown;

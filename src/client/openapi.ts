@@ -694,6 +694,8 @@ export interface components {
       title: string;
       /** @default  */
       description?: string;
+      /** @description The run's input, any JSON value: the start node's payload holds it as `input`. Checked against the workflow's `input_schema` when it declares one. Absent or null: none. */
+      input?: unknown;
     };
     /** @description An absent field is left alone; an edit naming neither field changes nothing. */
     EditRunInput: {
@@ -1449,6 +1451,8 @@ export interface components {
       pending_requests?: number;
       unregistered?: boolean;
       description?: string;
+      /** @description The input the run was submitted with; absent when none was given. */
+      input?: unknown;
       output?: unknown;
       outputs?: components["schemas"]["RunOutput"][];
       stats?: components["schemas"]["RunStats"];
@@ -1458,6 +1462,8 @@ export interface components {
       title: string;
       /** @default  */
       description: string;
+      /** @description The run's input, any JSON value: the start node's payload holds it as `input`. Checked against the workflow's `input_schema` when it declares one. Absent or null: none. */
+      input?: unknown;
     };
     /** @description An absent field is left alone; an edit naming neither field changes nothing. */
     EditRun: {
@@ -1526,6 +1532,10 @@ export interface components {
       in_flight: number;
       target?: string | null;
       plugin: components["schemas"]["WorkflowPlugin"];
+      /** @description The JSON Schema of the run's input, which the start node declares; absent when none. */
+      input_schema?: {
+        [key: string]: unknown;
+      };
     };
     RegisterWorkflow: {
       target: string;

@@ -73,6 +73,8 @@ export interface RunRecord {
   updated: number;
   /** Whether any task of the run was ever claimed (decides the status after resume). */
   started: boolean;
+  /** The input the run was submitted with; null when none was given. */
+  input: Json;
 }
 
 export interface TaskRecord {

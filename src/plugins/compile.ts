@@ -1,11 +1,13 @@
 // Compiles a workflow's raw plugin declarations (typescript.md section 4) into what the
 // manifest lists and the plugin routes run. Problems are collected, never thrown, so that
 // registration can refuse with every one of them (stage "plugins") in a single answer.
+
 import path from "node:path";
 import type { FinalGraph, Workflow } from "../authoring/index.ts";
 import { ACTION_KEYS, compileAction } from "./compile-action.ts";
 import { compilePanel, PANEL_KEYS, type PanelContext } from "./compile-panel.ts";
 import { DeclarationReader, declarationName } from "./declaration-reader.ts";
+import { inputModelOf } from "./input-model.ts";
 import type { AssetRef, CompiledAction, CompiledPanel, CompiledPlugin } from "./types.ts";
 
 /** What the declarations are checked against; absent parts are not checked. */
@@ -38,6 +40,10 @@ export function compilePlugins(wf: Workflow, ctx: CompileContext = {}): Compiled
   const panels = compileAll(wf.panels, "panel", problems, (name, read) =>
     compilePanel(name, read, panelCtx),
   );
+  // The run input the start node declares is an input model too (service/run-input.ts).
+  const start = ctx.graph?.nodes.get(ctx.graph.start);
+  const input = start ? inputModelOf(start.input ?? null) : null;
+  if (typeof input === "string") problems.push(`start node "${start!.name}": ${input}`);
   return { plugin: { workflow: wf.name, actions, panels, assets: assetsOf(panels) }, problems };
 }
 

@@ -62,7 +62,10 @@ export interface OperatorService {
    */
   workflowSource?(name: string): Promise<SourceOut>;
 
-  submitRun(workflow: string, body: { title: string; description?: string }): Promise<Created>;
+  submitRun(
+    workflow: string,
+    body: { title: string; description?: string; input?: unknown },
+  ): Promise<Created>;
   /**
    * A submit under an `Idempotency-Key` (http.md "Idempotent submits"): within the window the
    * same key with the same workflow and body answers the run made first (`replayed`); a key
@@ -70,7 +73,7 @@ export interface OperatorService {
    */
   submitRunOnce(
     workflow: string,
-    body: { title: string; description?: string },
+    body: { title: string; description?: string; input?: unknown },
     idempotencyKey: string,
   ): Promise<{ created: Created; replayed: boolean }>;
   listRuns(query: RunListQuery): Promise<RunSummary[]>;

@@ -1,10 +1,18 @@
 // The OperatorService over one engine: reads build views from the store, writes are the
 // engine's commands (engine.commands), whose refusals are read into the error catalogue here.
-import type { Engine, RunRecord, StoreProbe, StoreReader, TaskRecord } from "../engine/index.ts";
+import type {
+  Engine,
+  Json,
+  RunRecord,
+  StoreProbe,
+  StoreReader,
+  TaskRecord,
+} from "../engine/index.ts";
 import { readSource } from "../loading/index.ts";
 import type { OperatorService, PageQuery, RequestListQuery, RunListQuery } from "./api.ts";
 import { commanded, notFound, ServiceError } from "./errors.ts";
 import { bodyHash } from "./idempotency.ts";
+import { checkRunInput } from "./run-input.ts";
 import type * as S from "./schemas/index.ts";
 import { type JoinArrival, runGraph } from "./views/graph.ts";
 import {
@@ -128,18 +136,27 @@ export class EngineOperatorService implements OperatorService {
 
   async submitRun(
     workflow: string,
-    body: { title: string; description?: string },
+    body: { title: string; description?: string; input?: unknown },
   ): Promise<S.Created> {
-    return { run_id: await commanded(this.commands.submitRun(workflow, body)) };
+    const wf = this.engine.registry.workflows.get(workflow);
+    const input = checkRunInput(wf, body.input) as Json | undefined;
+    const submit = { title: body.title, description: body.description, input };
+    return { run_id: await commanded(this.commands.submitRun(workflow, submit)) };
   }
 
   async submitRunOnce(
     workflow: string,
-    body: { title: string; description?: string },
+    body: { title: string; description?: string; input?: unknown },
     idempotencyKey: string,
   ): Promise<{ created: S.Created; replayed: boolean }> {
-    const idem = { key: idempotencyKey, bodyHash: bodyHash(body) };
-    const done = await commanded(this.commands.submitRunOnce(workflow, body, idem));
+    const wf = this.engine.registry.workflows.get(workflow);
+    const input = checkRunInput(wf, body.input) as Json | undefined;
+    const submit = { title: body.title, description: body.description, input };
+    // A null input is no input, so it hashes as a body without one.
+    const { input: _given, ...rest } = body;
+    const hashed = body.input == null ? rest : body;
+    const idem = { key: idempotencyKey, bodyHash: bodyHash(hashed) };
+    const done = await commanded(this.commands.submitRunOnce(workflow, submit, idem));
     return { created: { run_id: done.runId }, replayed: done.replayed };
   }
 

@@ -57,6 +57,22 @@ describe("Idempotency-Key on submit", { timeout: 60_000 }, () => {
     expect(await runCount()).toBe(before + 1);
   });
 
+  it("counts the run's input in the body: another input is 409, a null input is no input", async () => {
+    const first = await submit({ title: "t", input: { n: 1 } }, "input-1");
+    expect(first.status).toBe(201);
+    const detail = await request(served.url, "GET", `/api/runs/${first.body.run_id}`);
+    expect(detail.body.input).toStrictEqual({ n: 1 });
+    expect((await submit({ title: "t", input: { n: 1 } }, "input-1")).status).toBe(200);
+    const other = await submit({ title: "t", input: { n: 2 } }, "input-1");
+    expect(other.status).toBe(409);
+    expect(other.body.run_id).toBe(first.body.run_id);
+    const bare = await submit({ title: "u" }, "input-2");
+    expect(bare.status).toBe(201);
+    const nullInput = await submit({ title: "u", input: null }, "input-2");
+    expect(nullInput.status).toBe(200);
+    expect(nullInput.body.run_id).toBe(bare.body.run_id);
+  });
+
   it("refuses the key with another body or another workflow: 409 conflict", async () => {
     const first = await submit({ title: "t" }, "mismatch-1");
     expect(first.status).toBe(201);

@@ -1,7 +1,13 @@
 // Run commands: submit, edit, cancel, delete, pause, resume, position, and the operator's note
 // in the run's work log.
+
 import type { EngineCore } from "../core.ts";
-import { type IdempotencyRecord, OUTSTANDING, TERMINAL_RUN_STATUSES } from "../domain.ts";
+import {
+  type IdempotencyRecord,
+  type Json,
+  OUTSTANDING,
+  TERMINAL_RUN_STATUSES,
+} from "../domain.ts";
 import { enqueueTask } from "../enqueue.ts";
 import { refused } from "../errors.ts";
 import type { RegisteredWorkflow } from "../registry.ts";
@@ -14,6 +20,8 @@ import { notRegistered, requireRun } from "./lookups.ts";
 export interface SubmitInput {
   title: string;
   description?: string;
+  /** The run's input, handed to the start node in its payload; absent or null: none. */
+  input?: Json;
 }
 
 /** A submit's `Idempotency-Key` and the hash of its canonical body (the service computes it). */
@@ -53,7 +61,8 @@ export async function submitRun(
   const slot = core.slots.reserve(reg.pool);
   let tookOwn = false;
   try {
-    const submitted = await insertSubmitted(core, reg, { title: input.title, description }, slot);
+    const payload = { title: input.title, description, input: input.input ?? null };
+    const submitted = await insertSubmitted(core, reg, payload, slot);
     tookOwn = submitted.tookOwn;
     return submitted.runId;
   } finally {
@@ -90,13 +99,8 @@ export async function submitRunOnce(
     const slot = core.slots.reserve(reg.pool);
     let quiet = false;
     try {
-      const done = await insertSubmitted(
-        core,
-        reg,
-        { title: input.title, description },
-        slot,
-        idem,
-      );
+      const payload = { title: input.title, description, input: input.input ?? null };
+      const done = await insertSubmitted(core, reg, payload, slot, idem);
       quiet = done.tookOwn || done.replayed;
       return { runId: done.runId, replayed: done.replayed };
     } catch (err) {
@@ -129,11 +133,11 @@ function checkKey(found: IdempotencyRecord, workflow: string, idem: IdempotencyI
 async function insertSubmitted(
   core: EngineCore,
   reg: RegisteredWorkflow,
-  payload: { title: string; description: string },
+  payload: { title: string; description: string; input: Json },
   slot: SlotReservation | null,
   idem?: IdempotencyInput,
 ): Promise<{ runId: string; tookOwn: boolean; replayed: boolean }> {
-  const { title, description } = payload;
+  const { title, description, input } = payload;
   const workflow = reg.name;
   return core.uow.run(async (work) => {
     const expiredBefore = work.now - core.idempotencyWindowMs;
@@ -153,6 +157,7 @@ async function insertSubmitted(
       created: work.now,
       updated: work.now,
       started: false,
+      input,
     });
     work.emit("run.created", run.id, null, { position: run.position, title: run.title, workflow });
     const start = await enqueueTask(work, core.registry, {
@@ -160,7 +165,8 @@ async function insertSubmitted(
       node: reg.graph.start,
       attempt: 1,
       payload_present: true,
-      payload: { title, description },
+      // The start node's payload carries `input` only when the run was given one.
+      payload: input === null ? { title, description } : { title, description, input },
       branch: [],
       lineage: { reason: "start", parent: null },
     });

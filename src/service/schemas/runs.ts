@@ -62,6 +62,7 @@ export const RunDetail = named(
   z.object({
     ...summaryShape,
     description: z.string().optional(),
+    input: doc(anyJson(), "The input the run was submitted with; absent when none was given."),
     output: anyJson(),
     outputs: z.array(RunOutput).optional(),
     stats: RunStats.optional(),
@@ -75,6 +76,11 @@ export const NewRun = named(
   z.object({
     title: lineInput().min(1),
     description: textInput().default(""),
+    input: doc(
+      anyJson(),
+      "The run's input, any JSON value: the start node's payload holds it as `input`. " +
+        "Checked against the workflow's `input_schema` when it declares one. Absent or null: none.",
+    ),
   }),
 );
 // The type is what a caller may send (description optional); the parsed body always has one.

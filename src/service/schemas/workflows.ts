@@ -1,7 +1,7 @@
 // Registered workflows: their description, registration bodies and source view.
 import { z } from "zod";
 import { MAX_TARGET_LENGTH } from "../limits.ts";
-import { int, named, nameInput } from "./common.ts";
+import { doc, int, named, nameInput } from "./common.ts";
 import { ActionOut, PanelOut } from "./plugins.ts";
 
 export const NodeOut = named(
@@ -38,6 +38,10 @@ export const WorkflowOut = named(
     in_flight: int(),
     target: z.string().nullable().optional(),
     plugin: WorkflowPlugin,
+    input_schema: doc(
+      z.record(z.string(), z.unknown()).optional(),
+      "The JSON Schema of the run's input, which the start node declares; absent when none.",
+    ),
   }),
 );
 export type WorkflowOut = z.infer<typeof WorkflowOut>;

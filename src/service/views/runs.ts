@@ -71,6 +71,7 @@ export function runDetail(run: RunRecord, tasks: TaskRecord[], facts: RunFacts):
     outputs,
     tasks: tasks.map(taskView),
   };
+  if (run.input !== null) detail.input = run.input;
   const stats = runStats(tasks);
   if (stats) detail.stats = stats;
   return detail;

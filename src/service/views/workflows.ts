@@ -1,6 +1,7 @@
 // WorkflowOut: a registered workflow's finalized graph, its pool's load and its plugin.
 import type { Pool, RegisteredWorkflow } from "../../engine/index.ts";
 import { pluginOf, workflowPlugin } from "../../plugins/manifest.ts";
+import { runInputModel } from "../run-input.ts";
 import type { NodeOut, WorkflowOut } from "../schemas/index.ts";
 
 export function workflowView(wf: RegisteredWorkflow, pool: Pool): WorkflowOut {
@@ -16,7 +17,7 @@ export function workflowView(wf: RegisteredWorkflow, pool: Pool): WorkflowOut {
       timeout: n.timeout,
     };
   }
-  return {
+  const view = {
     name: wf.name,
     start: wf.graph.start,
     nodes,
@@ -26,4 +27,8 @@ export function workflowView(wf: RegisteredWorkflow, pool: Pool): WorkflowOut {
     target: wf.target,
     plugin: workflowPlugin(pluginOf(wf)),
   } as WorkflowOut;
+  // Absent when the start node declares no input, so such a workflow answers as before.
+  const input = runInputModel(wf);
+  if (input) view.input_schema = input.schema;
+  return view;
 }

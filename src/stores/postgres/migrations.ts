@@ -8,6 +8,7 @@ import { SCHEMA_V1 } from "./schema-v1.ts";
 import { SCHEMA_V2 } from "./schema-v2.ts";
 import { SCHEMA_V3 } from "./schema-v3.ts";
 import { SCHEMA_V4 } from "./schema-v4.ts";
+import { SCHEMA_V5 } from "./schema-v5.ts";
 
 export type { Migration };
 
@@ -16,6 +17,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: "results of agent calls", sql: SCHEMA_V2 },
   { version: 3, name: "index of open runs by status", sql: SCHEMA_V3 },
   { version: 4, name: "idempotency keys of submits", sql: SCHEMA_V4 },
+  { version: 5, name: "run input", sql: SCHEMA_V5 },
 ];
 
 const VERSION_TABLE = `CREATE TABLE IF NOT EXISTS schema_version (

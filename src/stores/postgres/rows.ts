@@ -26,6 +26,7 @@ export function toRun(r: Row): RunRecord {
     created: r.created,
     updated: r.updated,
     started: r.started,
+    input: r.input ?? null,
   };
 }
 

@@ -5,7 +5,7 @@
 import type { RunFilter, RunRecord } from "../../engine/index.ts";
 import { type PatchTable, patchQuery } from "./patch.ts";
 import { toRun } from "./rows.ts";
-import { type Db, first, rows, sql, where } from "./sql.ts";
+import { type Db, first, json, rows, sql, where } from "./sql.ts";
 
 const LOCK_LIST = sql(
   "SELECT pg_advisory_xact_lock(hashtext('yardmaster:' || current_schema() || ':runs'))",
@@ -13,8 +13,9 @@ const LOCK_LIST = sql(
 const GET_RUN = sql("SELECT * FROM runs WHERE id = $1");
 const LAST_POSITION = sql("SELECT COALESCE(MAX(position), 0) AS n FROM runs");
 const INSERT_RUN = sql(`
-INSERT INTO runs (id, workflow, title, description, status, position, created, updated, started)
-VALUES ($1, $2, $3, $4, $5, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs), $6, $7, $8)
+INSERT INTO runs (id, workflow, title, description, status, position, created, updated, started,
+  input)
+VALUES ($1, $2, $3, $4, $5, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs), $6, $7, $8, $9)
 RETURNING *`);
 
 // Moving from $2 to $3 shifts the runs in between by one towards the gap it leaves.
@@ -71,8 +72,10 @@ export async function lockList(db: Db): Promise<void> {
 }
 
 export async function insertRun(db: Db, run: Omit<RunRecord, "position">): Promise<RunRecord> {
-  const { id, workflow, title, description, status, created, updated, started } = run;
-  const values = [id, workflow, title, description, status, created, updated, started];
+  const { id, workflow, title, description, status, created, updated, started, input } = run;
+  // SQL NULL when none was given, so a run without input stores nothing.
+  const stored = input == null ? null : json(input);
+  const values = [id, workflow, title, description, status, created, updated, started, stored];
   return toRun((await first(db, INSERT_RUN, values))!);
 }
 

@@ -23,6 +23,7 @@ export const runCodec = makeCodec<RunRecord>({
   created: "plain",
   updated: "plain",
   started: "bool",
+  input: "nullableJson",
 });
 
 export const taskCodec = makeCodec<TaskRecord>({

@@ -12,8 +12,8 @@ const GET_RUN = "SELECT * FROM runs WHERE id = ?";
 // The run list is read whole (10,000 rows is ordinary), so it is read as arrays, which
 // better-sqlite3 builds in half the time of objects, and decoded by position below.
 const LIST_RUNS = `
-SELECT id, workflow, title, description, status, position, created, updated, started FROM runs
-WHERE (@status IS NULL OR status = @status) AND (@workflow IS NULL OR workflow = @workflow)
+SELECT id, workflow, title, description, status, position, created, updated, started, input
+FROM runs WHERE (@status IS NULL OR status = @status) AND (@workflow IS NULL OR workflow = @workflow)
 ORDER BY position`;
 
 function decodeListed(v: unknown[]): RunRecord {
@@ -27,15 +27,17 @@ function decodeListed(v: unknown[]): RunRecord {
     created: v[6] as number,
     updated: v[7] as number,
     started: v[8] === 1,
+    input: v[9] === null ? null : JSON.parse(v[9] as string),
   };
 }
 
 // Only the position is read back (a submit is on the hot path): the rest of the record is the
 // input as a read would decode it.
 const INSERT_RUN = `
-INSERT INTO runs (id, workflow, title, description, status, position, created, updated, started)
+INSERT INTO runs (id, workflow, title, description, status, position, created, updated, started,
+  input)
 VALUES (@id, @workflow, @title, @description, @status,
-  (SELECT COALESCE(MAX(position), 0) + 1 FROM runs), @created, @updated, @started)
+  (SELECT COALESCE(MAX(position), 0) + 1 FROM runs), @created, @updated, @started, @input)
 RETURNING position`;
 
 const LAST_POSITION = "SELECT COALESCE(MAX(position), 0) AS n FROM runs";

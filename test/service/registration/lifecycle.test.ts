@@ -94,6 +94,23 @@ plugged.node({ start: true }, async function only() { return 1; });
 plugged.panel({ name: "p", slot: "run", placement: "card", kind: "markdown", scope: "run" });
 `,
     );
+    writeWorkflow(
+      s.dir,
+      "flows/badinput.ts",
+      `import { workflow } from "YARDMASTER";
+export const badinput = workflow("badinput");
+badinput.node({ start: true, input: { type: "nope" } }, async function only() { return 1; });
+`,
+    );
+    writeWorkflow(
+      s.dir,
+      "flows/lateinput.ts",
+      `import { workflow } from "YARDMASTER";
+export const lateinput = workflow("lateinput");
+lateinput.node({ start: true }, async function a({ b }) { return b; });
+lateinput.node({ input: { type: "object" } }, async function b() { return 1; });
+`,
+    );
     writeWorkflow(s.dir, "flows/reserved.ts", simple("_builtin", "x"));
     writeWorkflow(s.dir, "flows/verb.ts", simple("runs", "x"));
     const cases: Array<[string, string, RegExp]> = [
@@ -103,6 +120,8 @@ plugged.panel({ name: "p", slot: "run", placement: "card", kind: "markdown", sco
       ["flows/alpha.ts:nothing", "attribute", /has no export "nothing"/],
       ["flows/loop.ts:loop", "finalize", /start/],
       ["flows/plugged.ts:plugged", "plugins", /panel "p": "data" is required/],
+      ["flows/badinput.ts:badinput", "plugins", /start node "only": input is not a usable/],
+      ["flows/lateinput.ts:lateinput", "finalize", /belongs on the start node only/],
       ["flows/reserved.ts:_builtin", "register", /reserved/],
       ["flows/verb.ts:runs", "register", /reserved verb/],
     ];

@@ -36,6 +36,7 @@ export function runInput(overrides: Partial<NewRun> = {}): NewRun {
     created: 1_700_000_000_000 + counter,
     updated: 1_700_000_000_000 + counter,
     started: false,
+    input: null,
     ...overrides,
   };
 }

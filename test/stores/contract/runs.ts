@@ -1,5 +1,6 @@
 // Runs and the dispatch list: round-trips, filters, and dense positions on insert/move/delete.
 import { describe, expect, it } from "vitest";
+import type { RunRecord } from "../../../src/engine/index.ts";
 import { addRun, dispatchList, type Harness, runInput } from "./fixtures.ts";
 
 export function runsContract(h: Harness): void {
@@ -13,6 +14,29 @@ export function runsContract(h: Harness): void {
       expect(second.position).toBe(2);
       expect(second.started).toBe(false);
       expect(await h.store.getRun("no-such-run")).toBeNull();
+    });
+
+    it("round-trips a run's input, any JSON value, and null for none", async () => {
+      const values = [
+        { zeta: 1, alpha: ["ü", null, { b: true }], nested: { n: 1.5 } },
+        "just text",
+        0,
+        false,
+        [1, "two"],
+        null,
+      ];
+      const runs: RunRecord[] = [];
+      for (const input of values) {
+        const run = await h.store.transact((tx) => tx.insertRun(runInput({ input })));
+        expect(run.input).toStrictEqual(input);
+        expect(await h.store.getRun(run.id)).toStrictEqual(run);
+        runs.push(run);
+      }
+      // Key order is kept as written.
+      expect(Object.keys(runs[0]!.input as object)).toEqual(["zeta", "alpha", "nested"]);
+      expect(await h.store.listRuns()).toStrictEqual(runs);
+      const patched = await h.store.transact((tx) => tx.updateRun(runs[0]!.id, { title: "x" }));
+      expect(patched.input).toStrictEqual(values[0]);
     });
 
     it("lists in position order, filtered by status and workflow", async () => {

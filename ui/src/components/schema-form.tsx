@@ -38,6 +38,8 @@ export function SchemaForm(props: {
   submitLabel: string;
   busy?: boolean;
   error?: unknown;
+  /** Disables the submit button alone (a field outside the form is not filled in yet). */
+  submitDisabled?: boolean;
   onSubmit: (value: unknown) => void;
 }) {
   const [data, setData] = useState<unknown>(undefined);
@@ -58,7 +60,11 @@ export function SchemaForm(props: {
       noHtml5Validate
       disabled={props.busy}
     >
-      <button type="submit" className="btn btn-primary" disabled={props.busy}>
+      <button
+        type="submit"
+        className="btn btn-primary"
+        disabled={props.busy || props.submitDisabled}
+      >
         {props.submitLabel}
       </button>
     </Form>
