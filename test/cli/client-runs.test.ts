@@ -69,6 +69,16 @@ describe("yardmaster submit", () => {
     expect(other.err).toMatch(/different request body.*\[409 conflict\]$/);
   });
 
+  it("sends --input as the run's input, and refuses input that is not JSON with exit 2", async () => {
+    const runId = (
+      await ym("submit", "chain", "--title", "with input", "--input", '{"n": 1}')
+    ).lines.at(-1)!;
+    expect((await server.call("GET", `/api/runs/${runId}`)).body.input).toStrictEqual({ n: 1 });
+    const bad = await ym("submit", "chain", "--title", "x", "--input", "{n: 1}");
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("--input is not valid JSON");
+  });
+
   it("refuses a missing --title with exit 2 and an unknown workflow with exit 1", async () => {
     const usage = await ym("submit", "chain");
     expect(usage.code).toBe(2);

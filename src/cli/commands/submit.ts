@@ -1,6 +1,7 @@
-// `yardmaster submit WORKFLOW --title T [--description D] [--idempotency-key K] [--wait]`: queue
-// a run and print its id as the last stdout line; with --wait, follow it to its end and exit 0
-// only if it completed. With a key, running the command again answers the run it made first.
+// `yardmaster submit WORKFLOW --title T [--description D] [--input JSON] [--idempotency-key K]
+// [--wait]`: queue a run and print its id as the last stdout line; with --wait, follow it to its
+// end and exit 0 only if it completed. With a key, running the command again answers the run it
+// made first.
 import { EXIT_FAILED, EXIT_OK } from "../cli-io.ts";
 import { EXIT_INTERRUPTED, interruptSignal } from "../client/client-io.ts";
 import { type ClientContext, clientCommand, printJson } from "../client/command-kit.ts";
@@ -12,6 +13,7 @@ export const run = clientCommand("submit", {
   options: {
     title: "string",
     description: "string",
+    input: "string",
     "idempotency-key": "string",
     wait: "boolean",
   },
@@ -22,9 +24,14 @@ export const run = clientCommand("submit", {
     if (title === "") throw new UsageError("--title T must not be empty");
     const description = stringOption(parsed, "description");
     const key = stringOption(parsed, "idempotency-key");
+    const input = inputOption(stringOption(parsed, "input"));
     const { run_id: runId } = await client.post("/api/workflows/{name}/runs", {
       params: { name: args[0] },
-      body: description === undefined ? { title } : { title, description },
+      body: {
+        title,
+        ...(description === undefined ? {} : { description }),
+        ...(input === undefined ? {} : { input }),
+      },
       headers: key === undefined ? {} : { "idempotency-key": key },
     });
     if (parsed.options.wait !== true) {
@@ -70,4 +77,14 @@ async function waitAndReport(ctx: ClientContext, runId: string): Promise<number>
   }
   // The event decides: an operator may re-open the run between its end and this read.
   return ending === "completed" ? EXIT_OK : EXIT_FAILED;
+}
+
+/** `--input` is JSON, as `answer --value` takes it: `'{"n": 1}'`, `42`, `'"text"'`. */
+function inputOption(raw: string | undefined): unknown {
+  if (raw === undefined) return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new UsageError(`--input is not valid JSON: ${raw}`);
+  }
 }
