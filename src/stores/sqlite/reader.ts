@@ -13,6 +13,7 @@ import type {
   RegistrationRecord,
   RequestFilter,
   RequestRecord,
+  RunCount,
   RunFilter,
   RunRecord,
   StoreReader,
@@ -57,6 +58,9 @@ export class SqliteReader implements StoreReader {
   }
   async listRuns(filter?: RunFilter): Promise<RunRecord[]> {
     return this.reads.runs.list(filter);
+  }
+  async countRunsByStatus(): Promise<RunCount[]> {
+    return this.reads.runs.count();
   }
   async getTask(id: number): Promise<TaskRecord | null> {
     return this.reads.tasks.get(id);
