@@ -6,6 +6,7 @@ import type { ChildProcess } from "node:child_process";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Reply } from "../support/http-client.ts";
 import { type Served, serve, serverDir } from "../support/serve.ts";
 
 const WORKFLOW = `import { workflow } from "yardmaster";
@@ -55,12 +56,15 @@ describe("GET /api/runs paged", () => {
     let path: string | null = "/api/runs?limit=25";
     let pages = 0;
     while (path !== null) {
-      const [res] = await Promise.all([server.call("GET", path), submit(`late ${pages}`)]);
+      const [res]: [Reply, string] = await Promise.all([
+        server.call("GET", path),
+        submit(`late ${pages}`),
+      ]);
       expect(res.status).toBe(200);
       expect(res.body.length).toBeLessThanOrEqual(25);
       seen.push(...res.body.map((r: { id: string }) => r.id));
       const cursor = res.headers.get("x-service-next-cursor");
-      const link = res.headers.get("link");
+      const link: string | null = res.headers.get("link");
       if (cursor === null) {
         expect(link).toBeNull();
         path = null;
