@@ -189,8 +189,28 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Every run, in dispatch order */
+    /**
+     * Every run, in dispatch order (optionally a page of it)
+     * @description Without `limit` the whole list. With `limit`, a page; when more runs follow, the `X-Service-Next-Cursor` header carries the cursor of the next page and `Link` names it with rel="next".
+     */
     get: operations["listRuns"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/runs/counts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Runs per status and per workflow (the navigation's badges) */
+    get: operations["countRuns"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1483,6 +1503,17 @@ export interface components {
     Rerun: {
       node: string;
     };
+    RunCounts: {
+      total: number;
+      by_status: {
+        [key: string]: number;
+      };
+      by_workflow: {
+        [key: string]: {
+          [key: string]: number;
+        };
+      };
+    };
     Health: {
       ok: boolean;
       version: string;
@@ -2288,6 +2319,9 @@ export interface operations {
       query?: {
         status?: components["schemas"]["RunStatusInput"];
         workflow?: string;
+        q?: string;
+        limit?: number;
+        cursor?: string;
       };
       header?: never;
       path?: never;
@@ -2315,6 +2349,35 @@ export interface operations {
       };
       /** @description Default Response */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  countRuns: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunCounts"];
+        };
+      };
+      /** @description Default Response */
+      401: {
         headers: {
           [name: string]: unknown;
         };

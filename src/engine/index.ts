@@ -108,6 +108,7 @@ export {
   OPEN_RUN_STATUSES,
   type OpenRunStatus,
   type RequestFilter,
+  type RunCount,
   type RunFilter,
   type Store,
   type StoreProbe,

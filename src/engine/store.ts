@@ -30,6 +30,19 @@ import type {
 export interface RunFilter {
   status?: RunStatus;
   workflow?: string;
+  /** Case-insensitive substring of the title (ASCII case folding on SQLite). */
+  title?: string;
+  /** Only runs at a position after this one (keyset paging in dispatch order). */
+  after?: number;
+  /** At most this many runs. */
+  limit?: number;
+}
+
+/** Runs per status and workflow (the navigation's badges). */
+export interface RunCount {
+  status: RunStatus;
+  workflow: string;
+  count: number;
 }
 
 export interface TaskFilter {
@@ -81,7 +94,10 @@ export interface ArrivalTally {
 export interface StoreReader {
   getRun(id: string): Promise<RunRecord | null>;
   /** Ordered by position ascending. */
+  /** Ordered by position (dispatch order). */
   listRuns(filter?: RunFilter): Promise<RunRecord[]>;
+  /** Runs per status and workflow, every status (a scan of the runs table). */
+  countRunsByStatus(): Promise<RunCount[]>;
   getTask(id: number): Promise<TaskRecord | null>;
   /** Ordered by id ascending. */
   listTasks(filter: TaskFilter): Promise<TaskRecord[]>;

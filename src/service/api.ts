@@ -18,6 +18,7 @@ import type {
   ReadyOut,
   RequestView,
   Rerun,
+  RunCounts,
   RunDetail,
   RunSummary,
   SetStatus,
@@ -31,6 +32,18 @@ import type {
 export interface RunListQuery {
   status?: RunSummary["status"];
   workflow?: string;
+  /** Case-insensitive substring of the title. */
+  q?: string;
+  /** A page of at most this many runs. */
+  limit?: number;
+  /** Where the previous page ended (its `next_cursor`). */
+  cursor?: string;
+}
+
+/** A page of the run list, and the cursor of the next one (null on the last page). */
+export interface RunPage {
+  runs: RunSummary[];
+  next_cursor: string | null;
 }
 
 export interface PageQuery {
@@ -77,6 +90,8 @@ export interface OperatorService {
     idempotencyKey: string,
   ): Promise<{ created: Created; replayed: boolean }>;
   listRuns(query: RunListQuery): Promise<RunSummary[]>;
+  listRunsPage(query: RunListQuery): Promise<RunPage>;
+  countRuns(): Promise<RunCounts>;
   getRun(runId: string): Promise<RunDetail>;
   editRun(runId: string, body: EditRun): Promise<RunDetail>;
   deleteRun(runId: string): Promise<void>;

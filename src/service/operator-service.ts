@@ -1,15 +1,16 @@
 // The OperatorService over one engine: reads build views from the store, writes are the
 // engine's commands (engine.commands), whose refusals are read into the error catalogue here.
-import type {
-  Engine,
-  Json,
-  RunRecord,
-  StoreProbe,
-  StoreReader,
-  TaskRecord,
+import {
+  type Engine,
+  type Json,
+  RUN_STATUSES,
+  type RunRecord,
+  type StoreProbe,
+  type StoreReader,
+  type TaskRecord,
 } from "../engine/index.ts";
 import { readSource } from "../loading/index.ts";
-import type { OperatorService, PageQuery, RequestListQuery, RunListQuery } from "./api.ts";
+import type { OperatorService, PageQuery, RequestListQuery, RunListQuery, RunPage } from "./api.ts";
 import { commanded, notFound, ServiceError } from "./errors.ts";
 import { bodyHash } from "./idempotency.ts";
 import { checkRunInput } from "./run-input.ts";
@@ -25,6 +26,29 @@ import {
 } from "./views/records.ts";
 import { type RunFacts, runDetail, runSummary } from "./views/runs.ts";
 import { workflowView } from "./views/workflows.ts";
+
+/** A page cursor: the last run of the page and its position, opaque to clients. */
+function encodeCursor(run: RunRecord): string {
+  return Buffer.from(JSON.stringify([run.position, run.id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { position: number; id: string } | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      Number.isSafeInteger(value[0]) &&
+      value[0] >= 1 &&
+      typeof value[1] === "string"
+    ) {
+      return { position: value[0], id: value[1] };
+    }
+  } catch {
+    // not base64url JSON
+  }
+  return null;
+}
 
 /** A readiness probe that takes longer than this answers 503: a load balancer cannot wait. */
 const READY_TIMEOUT_MS = 2000;
@@ -161,18 +185,64 @@ export class EngineOperatorService implements OperatorService {
   }
 
   async listRuns(query: RunListQuery): Promise<S.RunSummary[]> {
-    const list = await this.store.listRuns(query);
+    return (await this.listRunsPage(query)).runs;
+  }
+
+  // Keyset paging in dispatch order. The cursor names the last run of the page and its position;
+  // the next page starts after that run's position now (a run deleted or moved in front of it
+  // shifts the positions), or, if the run itself was deleted, at the position it had (the runs
+  // behind it moved up by one). New runs go to the end, so they never shift a page.
+  async listRunsPage(query: RunListQuery): Promise<RunPage> {
+    const after = query.cursor === undefined ? undefined : await this.#cursorPosition(query.cursor);
+    const filter = {
+      status: query.status,
+      workflow: query.workflow,
+      title: query.q === undefined || query.q === "" ? undefined : query.q,
+      after,
+      limit: query.limit === undefined ? undefined : query.limit + 1,
+    };
+    const list = await this.store.listRuns(filter);
+    let next_cursor: string | null = null;
+    if (query.limit !== undefined && list.length > query.limit) {
+      list.length = query.limit;
+      const last = list[list.length - 1]!;
+      next_cursor = encodeCursor(last);
+    }
     // Grouped once by run: filtering per run would cost runs x live attempts.
     const going = byRun(await this.store.listTasks({ status: ["in_progress", "waiting"] }));
     const pending = byRun(await this.store.listRequests({ pending: true }));
     const registered = this.engine.registry.workflows;
-    return list.map((run) =>
+    const runs = list.map((run) =>
       runSummary(run, {
         going: going.get(run.id) ?? NONE,
         pending: pending.get(run.id) ?? NONE,
         registered: registered.has(run.workflow),
       }),
     );
+    return { runs, next_cursor };
+  }
+
+  async #cursorPosition(cursor: string): Promise<number> {
+    const at = decodeCursor(cursor);
+    if (at === null) {
+      throw new ServiceError("validation", "The cursor is not one this server gave.", {
+        errors: [{ loc: ["query", "cursor"], msg: "Invalid cursor", type: "value_error" }],
+      });
+    }
+    const run = await this.store.getRun(at.id);
+    return run === null ? at.position - 1 : run.position;
+  }
+
+  async countRuns(): Promise<S.RunCounts> {
+    const by_status: Record<string, number> = Object.fromEntries(RUN_STATUSES.map((s) => [s, 0]));
+    const by_workflow: Record<string, Record<string, number>> = {};
+    let total = 0;
+    for (const { status, workflow, count } of await this.store.countRunsByStatus()) {
+      total += count;
+      by_status[status] = (by_status[status] ?? 0) + count;
+      by_workflow[workflow] = { ...by_workflow[workflow], [status]: count };
+    }
+    return { total, by_status, by_workflow };
   }
 
   #facts(workflow: string, runId: string, going: RunFacts["going"], pending: RunFacts["pending"]) {

@@ -119,6 +119,24 @@ describe("yardmaster runs and show", () => {
     expect(nope.err).toMatch(/^yardmaster runs: .*\[404 unknown_workflow\]$/);
   });
 
+  it("pages with --limit and --cursor, searches with --search", async () => {
+    await completedRun("paged alpha");
+    await completedRun("paged beta");
+    await completedRun("paged gamma");
+    const api = (await server.call("GET", "/api/runs?q=PAGED")).body as Array<{ id: string }>;
+    expect(api).toHaveLength(3);
+    const first = await ym("runs", "--search", "paged", "--limit", "2");
+    expect(first.code).toBe(0);
+    expect(first.lines.filter((l) => /^\s*\d+ /.test(l))).toHaveLength(2);
+    const more = first.lines.at(-1)!;
+    expect(more).toMatch(/^More: yardmaster runs --search paged --limit 2 --cursor \S+$/);
+    const second = await ym(...more.slice("More: yardmaster ".length).split(" "));
+    expect(second.out).toContain(api[2]!.id);
+    expect(second.out).not.toContain(api[0]!.id);
+    expect(second.out).not.toContain("More:");
+    expect((await ym("runs", "--limit", "x")).code).not.toBe(0);
+  });
+
   it("--json prints the API's run list unchanged", async () => {
     await completedRun("for json");
     await settled();

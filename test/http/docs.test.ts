@@ -27,6 +27,7 @@ const ENDPOINTS = [
   "GET /api/workflows/{name}",
   "POST /api/workflows/{name}/runs",
   "GET /api/runs",
+  "GET /api/runs/counts",
   "GET /api/runs/{run_id}",
   "PATCH /api/runs/{run_id}",
   "DELETE /api/runs/{run_id}",

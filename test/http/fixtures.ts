@@ -113,6 +113,15 @@ export function fixtureService(calls: Call[] = []): OperatorService {
     submitRunOnce: async (wf, body, key) =>
       seen("submitRunOnce", { created: { run_id: RUN_ID }, replayed: false }, wf, body, key),
     listRuns: async (query) => seen("listRuns", [summary], query),
+    listRunsPage: async (query) => ({
+      runs: seen("listRuns", [summary], query),
+      next_cursor: query.limit === undefined ? null : "next",
+    }),
+    countRuns: async () => ({
+      total: 1,
+      by_status: { running: 1 },
+      by_workflow: { triage: { running: 1 } },
+    }),
     getRun: async (id) => ofRun(id, () => ({ ...summary, description: "", tasks: [task] })),
     editRun: async (id, body) => ofRun(id, () => seen("editRun", { ...summary }, body)),
     deleteRun: async (id) => ofRun(id, () => undefined),

@@ -132,7 +132,7 @@ describe("faults", () => {
   const lines: string[] = [];
   beforeAll(async () => {
     const service = fixtureService();
-    service.listRuns = async () => {
+    service.listRunsPage = async () => {
       throw new Error("disk on fire");
     };
     // A view that misfits its schema is a bug of ours, never the client's.

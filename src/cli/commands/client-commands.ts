@@ -27,7 +27,7 @@ const registration: Loader = () => import("./registration.ts");
 export const CLIENT_COMMANDS: readonly CommandEntry[] = [
   entry(
     "runs",
-    "runs [--status S] [--workflow W]",
+    "runs [--status S] [--workflow W] [--search Q] [--limit N [--cursor C]]",
     "list runs in dispatch order",
     () => import("./runs.ts"),
   ),

@@ -1,20 +1,34 @@
-// `yardmaster runs [--status S] [--workflow W]`: the dispatch list, in position order.
+// `yardmaster runs [--status S] [--workflow W] [--search Q] [--limit N [--cursor C]]`: the
+// dispatch list, in position order; with --limit one page, and the command for the next one.
 import type { RunStatus, RunSummary } from "../client/api-types.ts";
 import { clientCommand, printJson } from "../client/command-kit.ts";
 import type { Style } from "../format/style.ts";
 import { renderTable, truncate } from "../format/table.ts";
 import { relativeTime } from "../format/time.ts";
-import { stringOption } from "../parse-args.ts";
+import { stringOption, UsageError } from "../parse-args.ts";
 
 export const run = clientCommand("runs", {
-  options: { status: "string", workflow: "string" },
+  options: {
+    status: "string",
+    workflow: "string",
+    search: "string",
+    limit: "string",
+    cursor: "string",
+  },
   async run({ client, parsed, io, json, style }) {
+    const limitText = stringOption(parsed, "limit");
+    if (limitText !== undefined && !/^\d+$/.test(limitText)) {
+      throw new UsageError("option --limit expects a number of runs");
+    }
     const workflow = stringOption(parsed, "workflow");
-    const runs = await client.get("/api/runs", {
+    const { body: runs, headers } = await client.request("GET", "/api/runs", {
       query: {
         // As typed: the server judges an unknown status (its 422 names the field).
         status: stringOption(parsed, "status") as RunStatus | undefined,
         workflow,
+        q: stringOption(parsed, "search"),
+        limit: limitText === undefined ? undefined : Number(limitText),
+        cursor: stringOption(parsed, "cursor"),
       },
     });
     // The list filters by name without knowing workflows, so a mistyped name would read as "no
@@ -23,12 +37,28 @@ export const run = clientCommand("runs", {
     if (runs.length === 0 && workflow !== undefined) {
       await client.get("/api/workflows/{name}", { params: { name: workflow } });
     }
+    const next = headers.get("x-service-next-cursor");
     if (json) return void printJson(io, runs);
     if (runs.length === 0) return void io.out("No runs.");
     for (const line of runsTable(runs, style)) io.out(line);
+    if (next !== null) io.out(`More: yardmaster runs ${nextArgs(parsed, next).join(" ")}`);
     return undefined;
   },
 });
+
+/** The same filters and page size, from the next cursor (shell-quoted where needed). */
+function nextArgs(parsed: Parameters<typeof stringOption>[0], cursor: string): string[] {
+  const args: string[] = [];
+  for (const name of ["status", "workflow", "search", "limit"]) {
+    const value = stringOption(parsed, name);
+    if (value === undefined) continue;
+    args.push(
+      `--${name}`,
+      /^[\w.:/@-]+$/.test(value) ? value : `'${value.replace(/'/g, "'\\''")}'`,
+    );
+  }
+  return [...args, "--cursor", cursor];
+}
 
 export function runsTable(runs: RunSummary[], style: Style, now = Date.now()): string[] {
   const rows = runs.map((r) => [

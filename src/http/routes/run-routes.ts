@@ -9,6 +9,7 @@ import {
   Position,
   PositionOut,
   Rerun,
+  RunCounts,
   RunDetail,
   RunPath,
   RunSummary,
@@ -20,6 +21,16 @@ import {
 import { OPERATOR, refusals, trustedOk, type ZodApp } from "./route-kit.ts";
 
 const tags = ["runs"];
+
+/** The cursor of the run list's next page (docs/http.md, "Paging the run list"). */
+export const NEXT_CURSOR_HEADER = "X-Service-Next-Cursor";
+
+/** The request's own path and query, its cursor replaced: the `Link` rel="next" target. */
+function nextLink(url: string, cursor: string): string {
+  const parsed = new URL(url, "http://x");
+  parsed.searchParams.set("cursor", cursor);
+  return `${parsed.pathname}${parsed.search}`;
+}
 
 export function registerRunRoutes(app: ZodApp, service: OperatorService): void {
   app.post(
@@ -60,7 +71,9 @@ export function registerRunRoutes(app: ZodApp, service: OperatorService): void {
         ...OPERATOR,
         tags,
         operationId: "listRuns",
-        summary: "Every run, in dispatch order",
+        summary: "Every run, in dispatch order (optionally a page of it)",
+        description:
+          'Without `limit` the whole list. With `limit`, a page; when more runs follow, the `X-Service-Next-Cursor` header carries the cursor of the next page and `Link` names it with rel="next".',
         querystring: RunsQuery,
         response: { 200: z.array(RunSummary), ...refusals(401, 422) },
       },
@@ -69,7 +82,27 @@ export function registerRunRoutes(app: ZodApp, service: OperatorService): void {
       // view (`runSummary`), which the tests hold to the schema; refusals keep the checked path.
       serializerCompiler: trustedOk,
     },
-    (request) => service.listRuns(request.query),
+    async (request, reply) => {
+      const page = await service.listRunsPage(request.query);
+      if (page.next_cursor !== null) {
+        reply.header(NEXT_CURSOR_HEADER, page.next_cursor);
+        reply.header("link", `<${nextLink(request.url, page.next_cursor)}>; rel="next"`);
+      }
+      return page.runs;
+    },
+  );
+  app.get(
+    "/api/runs/counts",
+    {
+      schema: {
+        ...OPERATOR,
+        tags,
+        operationId: "countRuns",
+        summary: "Runs per status and per workflow (the navigation's badges)",
+        response: { 200: RunCounts, ...refusals(401) },
+      },
+    },
+    () => service.countRuns(),
   );
   app.get(
     "/api/runs/:run_id",

@@ -1,7 +1,7 @@
 // Path and query parameters of the routes. Path and query values arrive as strings; these
 // schemas convert them and refuse what does not convert (422 with loc ["path"|"query", name]).
 import { z } from "zod";
-import { MAX_EVENT_NAMES_LENGTH } from "../limits.ts";
+import { MAX_EVENT_NAMES_LENGTH, MAX_RUN_PAGE } from "../limits.ts";
 import { boolString, intString, nameInput, numberString, RunStatus } from "./common.ts";
 
 export const RunPath = z.object({ run_id: nameInput().min(1) });
@@ -14,6 +14,18 @@ export const AgentRequestPath = z.object({ task_id: intString(), request_id: int
 export const RunsQuery = z.object({
   status: RunStatus.optional(),
   workflow: nameInput().optional(),
+  q: nameInput()
+    .optional()
+    .meta({ description: "Only runs whose title contains this text, ignoring case." }),
+  limit: intString(z.int().min(1).max(MAX_RUN_PAGE)).optional().meta({
+    description:
+      "At most this many runs; the response's `X-Next-Cursor` header (and `Link` rel=next) then names the next page.",
+  }),
+  cursor: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: "The `X-Next-Cursor` of the previous page (opaque)." }),
 });
 
 export const CursorQuery = z.object({

@@ -134,3 +134,17 @@ export type Position = z.infer<typeof Position>;
 
 export const Rerun = named("Rerun", z.object({ node: nameInput() }));
 export type Rerun = z.infer<typeof Rerun>;
+
+export const RunCounts = named(
+  "RunCounts",
+  z.object({
+    total: int(),
+    by_status: z
+      .record(z.string(), int())
+      .meta({ description: "Runs per status; every status is present, zero included." }),
+    by_workflow: z.record(z.string(), z.record(z.string(), int())).meta({
+      description: "Runs per workflow, then per status; only the statuses it has runs in.",
+    }),
+  }),
+);
+export type RunCounts = z.infer<typeof RunCounts>;

@@ -12,6 +12,7 @@ import type {
   RegistrationRecord,
   RequestFilter,
   RequestRecord,
+  RunCount,
   RunFilter,
   RunRecord,
   StoreReader,
@@ -42,6 +43,9 @@ export class PgReader implements StoreReader {
   }
   listRuns(filter?: RunFilter): Promise<RunRecord[]> {
     return runs.listRuns(this.db, filter);
+  }
+  countRunsByStatus(): Promise<RunCount[]> {
+    return runs.countRunsByStatus(this.db);
   }
   getTask(id: number): Promise<TaskRecord | null> {
     return tasks.getTask(this.db, id);

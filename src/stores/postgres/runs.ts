@@ -2,7 +2,7 @@
 // adds, moves or removes a run keeps it so (a move shifts only the runs in between). Changes to
 // the list first take a transaction-level advisory lock, so servers sharing a database change
 // it one at a time and MAX(position) + 1 is read after the previous change committed.
-import type { RunFilter, RunRecord } from "../../engine/index.ts";
+import type { RunCount, RunFilter, RunRecord } from "../../engine/index.ts";
 import { type PatchTable, patchQuery } from "./patch.ts";
 import { toRun } from "./rows.ts";
 import { type Db, first, json, rows, sql, where } from "./sql.ts";
@@ -62,8 +62,28 @@ export async function listRuns(db: Db, filter: RunFilter = {}): Promise<RunRecor
     values.push(filter.workflow);
     conditions.push(`workflow = $${values.length}`);
   }
-  const statement = sql(`SELECT * FROM runs ${where(conditions)} ORDER BY position`);
+  if (filter.title !== undefined) {
+    values.push(`%${filter.title.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    conditions.push(`title ILIKE $${values.length}`);
+  }
+  if (filter.after !== undefined) {
+    values.push(filter.after);
+    conditions.push(`position > $${values.length}`);
+  }
+  let limit = "";
+  if (filter.limit !== undefined) {
+    values.push(filter.limit);
+    limit = ` LIMIT $${values.length}`;
+  }
+  const statement = sql(`SELECT * FROM runs ${where(conditions)} ORDER BY position${limit}`);
   return (await rows(db, statement, values)).map(toRun);
+}
+
+const COUNT_RUNS = sql(`SELECT status, workflow, count(*)::integer AS count FROM runs
+GROUP BY status, workflow ORDER BY status, workflow`);
+
+export async function countRunsByStatus(db: Db): Promise<RunCount[]> {
+  return (await rows(db, COUNT_RUNS)) as unknown as RunCount[];
 }
 
 /** Serializes changes to the dispatch list among everyone sharing the database. */

@@ -14,6 +14,7 @@ import type {
   RegistrationRecord,
   RequestFilter,
   RequestRecord,
+  RunCount,
   RunFilter,
   RunRecord,
   StoreReader,
@@ -60,6 +61,9 @@ export class SqliteReader implements StoreReader {
   }
   async listRuns(filter?: RunFilter): Promise<RunRecord[]> {
     return this.reads.runs.list(filter);
+  }
+  async countRunsByStatus(): Promise<RunCount[]> {
+    return this.reads.runs.count();
   }
   async getTask(id: number): Promise<TaskRecord | null> {
     return this.reads.tasks.get(id);

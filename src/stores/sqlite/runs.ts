@@ -1,7 +1,7 @@
 // Runs and the dispatch list. `position` is dense 1..n across all runs; every statement that
 // adds, moves or removes a run keeps it so, which lets a move shift only the runs in between.
 import type Database from "better-sqlite3";
-import type { RunFilter, RunRecord } from "../../engine/index.ts";
+import type { RunCount, RunFilter, RunRecord } from "../../engine/index.ts";
 import type { Row } from "./codec.ts";
 import { runCodec } from "./columns.ts";
 import { PatchStatements } from "./patch.ts";
@@ -14,7 +14,16 @@ const GET_RUN = "SELECT * FROM runs WHERE id = ?";
 const LIST_RUNS = `
 SELECT id, workflow, title, description, status, position, created, updated, started, input
 FROM runs WHERE (@status IS NULL OR status = @status) AND (@workflow IS NULL OR workflow = @workflow)
-ORDER BY position`;
+  AND (@title IS NULL OR title LIKE '%' || @title || '%' ESCAPE '\\') AND position > @after
+ORDER BY position LIMIT @limit`;
+
+const COUNT_RUNS = `SELECT status, workflow, count(*) AS count FROM runs GROUP BY status, workflow
+ORDER BY status, workflow`;
+
+/** A LIKE pattern's literal text: `%`, `_` and the escape itself match only themselves. */
+export function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
 
 function decodeListed(v: unknown[]): RunRecord {
   return {
@@ -69,12 +78,20 @@ const DELETE_RUN_STATEMENTS = [
 export function runReads(db: Database.Database) {
   const get = new RecordQuery(db, GET_RUN, runCodec);
   const list = db.prepare<[Row], unknown[]>(LIST_RUNS).raw();
+  const count = db.prepare<[], RunCount>(COUNT_RUNS);
   return {
     get: (id: string): RunRecord | null => get.get(id),
     list: (filter: RunFilter = {}): RunRecord[] =>
       list
-        .all({ status: filter.status ?? null, workflow: filter.workflow ?? null })
+        .all({
+          status: filter.status ?? null,
+          workflow: filter.workflow ?? null,
+          title: filter.title === undefined ? null : likeLiteral(filter.title),
+          after: filter.after ?? 0,
+          limit: filter.limit ?? -1,
+        })
         .map(decodeListed),
+    count: (): RunCount[] => count.all(),
   };
 }
 

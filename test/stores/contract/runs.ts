@@ -51,6 +51,41 @@ export function runsContract(h: Harness): void {
       expect(await ids({ status: "paused" })).toEqual([]);
     });
 
+    it("pages in position order with after and limit, and searches titles", async () => {
+      const titles = ["Deploy API", "deploy web", "Triage 100%", "triage_x", "DEPLOY db"];
+      const runs: Array<{ id: string; position: number }> = [];
+      for (const title of titles) runs.push(await addRun(h.store, { title }));
+      const ids = async (filter: object) => (await h.store.listRuns(filter)).map((r) => r.id);
+      const all = runs.map((r) => r.id);
+      expect(await ids({ limit: 2 })).toEqual(all.slice(0, 2));
+      expect(await ids({ after: runs[1]!.position, limit: 2 })).toEqual(all.slice(2, 4));
+      expect(await ids({ after: runs[3]!.position, limit: 2 })).toEqual(all.slice(4));
+      expect(await ids({ after: runs[4]!.position })).toEqual([]);
+      // Case-insensitive substring; % and _ match only themselves.
+      expect(await ids({ title: "deploy" })).toEqual([all[0], all[1], all[4]]);
+      expect(await ids({ title: "DEPLOY", after: runs[0]!.position, limit: 1 })).toEqual([all[1]]);
+      expect(await ids({ title: "0%" })).toEqual([all[2]]);
+      expect(await ids({ title: "%" })).toEqual([all[2]]);
+      expect(await ids({ title: "e_x" })).toEqual([all[3]]);
+      expect(await ids({ title: "_" })).toEqual([all[3]]);
+      expect(await ids({ title: "nothing" })).toEqual([]);
+    });
+
+    it("counts runs per status and workflow", async () => {
+      expect(await h.store.countRunsByStatus()).toEqual([]);
+      await addRun(h.store, { workflow: "triage", status: "queued" });
+      await addRun(h.store, { workflow: "triage", status: "queued" });
+      await addRun(h.store, { workflow: "triage", status: "completed" });
+      await addRun(h.store, { workflow: "deploy", status: "failed" });
+      const counts = await h.store.countRunsByStatus();
+      const key = (c: { status: string; workflow: string }) => `${c.workflow}/${c.status}`;
+      expect([...counts].sort((a, b) => key(a).localeCompare(key(b)))).toEqual([
+        { status: "failed", workflow: "deploy", count: 1 },
+        { status: "completed", workflow: "triage", count: 1 },
+        { status: "queued", workflow: "triage", count: 2 },
+      ]);
+    });
+
     it("updates fields without touching the position", async () => {
       await addRun(h.store);
       const run = await addRun(h.store);
