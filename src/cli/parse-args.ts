@@ -56,6 +56,17 @@ export function stringOption(parsed: ParsedArgs, name: string): string | undefin
   return typeof value === "string" ? value : undefined;
 }
 
+/** An option given as JSON (`'{"n": 1}'`, `42`, `'"text"'`); not JSON is a usage error. */
+export function jsonOption(parsed: ParsedArgs, name: string): unknown {
+  const raw = stringOption(parsed, name);
+  if (raw === undefined) return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new UsageError(`--${name} is not valid JSON: ${raw}`);
+  }
+}
+
 export function portOption(parsed: ParsedArgs, name: string): number | undefined {
   const value = stringOption(parsed, name);
   if (value === undefined) return undefined;

@@ -5,7 +5,8 @@ import { EXIT_FAILED } from "../cli-io.ts";
 import type { ApiClient } from "../client/api-client.ts";
 import { ApiRefusal, refusalLine } from "../client/client-errors.ts";
 import { clientCommand, idArgument, printJson } from "../client/command-kit.ts";
-import { type ParsedArgs, stringOption, UsageError } from "../parse-args.ts";
+import { formFields } from "../format/answer-hint.ts";
+import { jsonOption, type ParsedArgs, stringOption, UsageError } from "../parse-args.ts";
 
 export const run = clientCommand("answer", {
   positionals: ["REQUEST"],
@@ -43,11 +44,7 @@ function answerBody(parsed: ParsedArgs): { option_id: string } | { value: unknow
     throw new UsageError("give exactly one of --option ID, --value JSON, --text STRING");
   if (option !== undefined) return { option_id: option };
   if (text !== undefined) return { value: text };
-  try {
-    return { value: JSON.parse(value as string) };
-  } catch {
-    throw new UsageError(`--value is not valid JSON: ${value}`);
-  }
+  return { value: jsonOption(parsed, "value") };
 }
 
 /** Which flag answers request `id`, from its mode; null when the request cannot be read. */
@@ -61,7 +58,7 @@ async function flagHint(client: ApiClient, id: number): Promise<string | null> {
     return `request ${id} offers options: answer with --option ID (one of ${ids})`;
   }
   if (req.mode === "form") {
-    const fields = Object.keys((req.schema?.properties as object | undefined) ?? {});
+    const fields = formFields(req);
     const which = fields.length ? ` (fields: ${fields.join(", ")})` : "";
     return `request ${id} is a form: answer with --value JSON, an object${which}`;
   }

@@ -6,7 +6,7 @@ import { EXIT_FAILED, EXIT_OK } from "../cli-io.ts";
 import { EXIT_INTERRUPTED, interruptSignal } from "../client/client-io.ts";
 import { type ClientContext, clientCommand, printJson } from "../client/command-kit.ts";
 import { waitForRun } from "../client/run-waiter.ts";
-import { stringOption, UsageError } from "../parse-args.ts";
+import { jsonOption, stringOption, UsageError } from "../parse-args.ts";
 
 export const run = clientCommand("submit", {
   positionals: ["WORKFLOW"],
@@ -24,7 +24,7 @@ export const run = clientCommand("submit", {
     if (title === "") throw new UsageError("--title T must not be empty");
     const description = stringOption(parsed, "description");
     const key = stringOption(parsed, "idempotency-key");
-    const input = inputOption(stringOption(parsed, "input"));
+    const input = jsonOption(parsed, "input");
     const { run_id: runId } = await client.post("/api/workflows/{name}/runs", {
       params: { name: args[0] },
       body: {
@@ -77,14 +77,4 @@ async function waitAndReport(ctx: ClientContext, runId: string): Promise<number>
   }
   // The event decides: an operator may re-open the run between its end and this read.
   return ending === "completed" ? EXIT_OK : EXIT_FAILED;
-}
-
-/** `--input` is JSON, as `answer --value` takes it: `'{"n": 1}'`, `42`, `'"text"'`. */
-function inputOption(raw: string | undefined): unknown {
-  if (raw === undefined) return undefined;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw new UsageError(`--input is not valid JSON: ${raw}`);
-  }
 }

@@ -9,6 +9,11 @@ export function answerHint(request: RequestView): string {
     return `--option ${ids.join("|")}`;
   }
   if (request.mode !== "form") return "--text STRING";
-  const fields = Object.keys((request.schema?.properties as object | undefined) ?? {});
+  const fields = formFields(request);
   return fields.length ? `--value {${fields.join(", ")}}` : "--value JSON";
+}
+
+/** The top-level fields a form request's schema names, in its order. */
+export function formFields(request: RequestView): string[] {
+  return Object.keys((request.schema?.properties as object | undefined) ?? {});
 }

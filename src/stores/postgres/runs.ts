@@ -3,6 +3,7 @@
 // the list first take a transaction-level advisory lock, so servers sharing a database change
 // it one at a time and MAX(position) + 1 is read after the previous change committed.
 import type { RunCount, RunFilter, RunRecord } from "../../engine/index.ts";
+import { likeLiteral } from "../like-literal.ts";
 import { type PatchTable, patchQuery } from "./patch.ts";
 import { toRun } from "./rows.ts";
 import { type Db, first, json, rows, sql, where } from "./sql.ts";
@@ -63,7 +64,7 @@ export async function listRuns(db: Db, filter: RunFilter = {}): Promise<RunRecor
     conditions.push(`workflow = $${values.length}`);
   }
   if (filter.title !== undefined) {
-    values.push(`%${filter.title.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    values.push(`%${likeLiteral(filter.title)}%`);
     conditions.push(`title ILIKE $${values.length}`);
   }
   if (filter.after !== undefined) {

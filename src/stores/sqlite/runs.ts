@@ -2,6 +2,7 @@
 // adds, moves or removes a run keeps it so, which lets a move shift only the runs in between.
 import type Database from "better-sqlite3";
 import type { RunCount, RunFilter, RunRecord } from "../../engine/index.ts";
+import { likeLiteral } from "../like-literal.ts";
 import type { Row } from "./codec.ts";
 import { runCodec } from "./columns.ts";
 import { PatchStatements } from "./patch.ts";
@@ -19,11 +20,6 @@ ORDER BY position LIMIT @limit`;
 
 const COUNT_RUNS = `SELECT status, workflow, count(*) AS count FROM runs GROUP BY status, workflow
 ORDER BY status, workflow`;
-
-/** A LIKE pattern's literal text: `%`, `_` and the escape itself match only themselves. */
-export function likeLiteral(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 function decodeListed(v: unknown[]): RunRecord {
   return {
