@@ -1,5 +1,6 @@
 // The shared state of one engine instance, passed to the modules that act on it.
 import type { AttemptStop } from "./attempt-stop.ts";
+import type { Clock } from "./clock.ts";
 import type { EventBus } from "./event-bus.ts";
 import type { Interrupt } from "./interrupt.ts";
 import type { EngineObserver } from "./observer.ts";
@@ -28,6 +29,8 @@ export interface EngineCore {
   readonly registry: Registry;
   readonly live: Map<number, LiveAttempt>;
   readonly observer: EngineObserver;
+  /** The engine's time (clock.ts): every stored "now" and every timer for a due moment. */
+  readonly clock: Clock;
   /** How long a submit's `Idempotency-Key` keeps answering the run it created (ms). */
   readonly idempotencyWindowMs: number;
   /** Asks the dispatcher to fill free slots (of one pool, or of every pool). */

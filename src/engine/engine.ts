@@ -10,6 +10,7 @@
 // runs again.
 
 import { askPerson, staleOpenRequests } from "./ask.ts";
+import { type Clock, systemClock } from "./clock.ts";
 import { Commands } from "./commands/index.ts";
 import { addToRegistry } from "./commands/registration.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
@@ -36,6 +37,8 @@ export interface EngineOptions {
   stopGraceMs?: number;
   /** How long a submit's `Idempotency-Key` keeps answering its run; 24 hours by default. */
   idempotencyWindowMs?: number;
+  /** The engine's time; the system clock by default (tests pass a ManualClock). */
+  clock?: Clock;
 }
 
 export const DEFAULT_IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -49,6 +52,7 @@ export class Engine implements EngineCore {
   readonly extensions: ContextExtensions;
   readonly observer: EngineObserver;
   readonly idempotencyWindowMs: number;
+  readonly clock: Clock;
   /** Every state change asked from outside the engine (commands/index.ts). */
   readonly commands: Commands;
   readonly #dispatcher: Dispatcher;
@@ -58,9 +62,10 @@ export class Engine implements EngineCore {
 
   constructor(options: EngineOptions) {
     this.store = options.store;
+    this.clock = options.clock ?? systemClock;
     this.bus = options.bus ?? new EventBus();
     this.observer = options.observer ?? NO_OBSERVER;
-    this.uow = new UnitOfWork(this.store, this.bus, this.observer);
+    this.uow = new UnitOfWork(this.store, this.bus, this.observer, this.clock);
     this.registry = new Registry(options.pools, {
       retries: options.defaults?.retries ?? 0,
       priority: options.defaults?.priority ?? 0,

@@ -13,6 +13,7 @@
 // `import type`, which loads nothing.
 
 export { askPerson } from "./ask.ts";
+export { type Clock, ManualClock, systemClock } from "./clock.ts";
 // Attempt API (agents)
 export {
   type AgentQuestion,

@@ -1,6 +1,7 @@
 // A unit of work is one store transaction plus the events that describe it. Events are
 // collected while the transaction runs, stored by the same transaction, and published on the
 // bus only after it committed, so subscribers never see a change that rolled back.
+import type { Clock } from "./clock.ts";
 import type { EventRecord, NewEvent } from "./domain.ts";
 import type { EventBus } from "./event-bus.ts";
 import type { EphemeralEventName, EventData, StoredEventName } from "./events.ts";
@@ -99,6 +100,7 @@ export class UnitOfWork {
     private readonly store: Store,
     private readonly bus: EventBus,
     private readonly observer: EngineObserver,
+    private readonly clock: Clock,
   ) {}
 
   async run<T>(fn: (work: Work) => Promise<T>): Promise<T> {
@@ -107,7 +109,7 @@ export class UnitOfWork {
     let stored: EventRecord[] = [];
     const result = await this.store.transact(async (tx) => {
       // A fresh Work per try: a callback run again must not see a failed try's events.
-      work = new UnitWork(tx, Date.now());
+      work = new UnitWork(tx, this.clock.now());
       const value = await fn(work);
       stored = work.pending.length ? await tx.appendEvents(work.pending, work.now) : [];
       return value;

@@ -13,7 +13,9 @@ export async function appendTranscript(
   task: TaskRecord,
   batch: readonly TranscriptChunk[],
 ): Promise<void> {
-  const stored = await core.store.transact((tx) => tx.appendChunks(task.id, batch, Date.now()));
+  const stored = await core.store.transact((tx) =>
+    tx.appendChunks(task.id, batch, core.clock.now()),
+  );
   if (!stored.length) return;
   core.bus.publish([
     {
@@ -21,7 +23,7 @@ export async function appendTranscript(
       name: "task.stream",
       run_id: task.run_id,
       task_id: task.id,
-      created: Date.now(),
+      created: core.clock.now(),
       data: {
         seq_from: stored[0].seq,
         seq_to: stored.at(-1)!.seq,
