@@ -1,13 +1,14 @@
-// Attempts of one workflow that are in flight, and the recovery of those a removal left behind.
+// Attempts of one workflow that are in flight, and the recovery of those left behind.
 //
-// Removing a workflow interrupts its live attempts without writing their rows, exactly as a
-// shutdown does: an `in_progress` row keeps saying in_progress and a `waiting` row keeps its
-// open request. Registering the workflow again recovers them the way a restart would: every
-// in_progress row whose body no longer runs here is reset to `ready` (`engine.recovered`) and
-// runs again from its payload. A waiting row with its request still open needs nothing: once
-// the request is answered the engine makes it ready, and the dispatcher claims it as soon as the
-// workflow is back. A waiting row whose request went stale (an agent's permission request dies
-// with the agent) would wait forever, so it is recovered like an in_progress one.
+// Removing a workflow puts its in_progress rows back to `ready` and interrupts their bodies
+// (commands/registration.ts); a `waiting` row keeps its open request. Registering the workflow
+// again recovers what is still orphaned the way a restart would: every in_progress row whose
+// body no longer runs here (one a store kept from before removal requeued them) is reset to
+// `ready` (`engine.recovered`) and runs again from its payload. A waiting row with its request
+// still open needs nothing: once the request is answered the engine makes it ready, and the
+// dispatcher claims it as soon as the workflow is back. A waiting row whose request went stale
+// (an agent's permission request dies with the agent) would wait forever, so it is recovered
+// like an in_progress one.
 import type { TaskRecord } from "./domain.ts";
 import type { StoreReader } from "./store.ts";
 import type { Work } from "./unit-of-work.ts";

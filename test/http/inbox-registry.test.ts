@@ -739,7 +739,11 @@ describe("workflow registration", () => {
     expect(dropped.body).toEqual({ workflow: "blocker", task_ids: [holder.id] });
     expect(dropped.headers.get("x-service-persisted")).toBeNull();
     const event = await workflowEvent("workflow.unregistered", "blocker");
-    expect(event.data).toEqual({ task_ids: [holder.id], workflow: "blocker" });
+    expect(event.data).toEqual({
+      requeued: [holder.id],
+      task_ids: [holder.id],
+      workflow: "blocker",
+    });
     expect((await get(`/api/runs/${blocked}`)).body.unregistered).toBe(true);
     writeFileSync(join(project.dir, "unblock"), "");
     const reloaded = await api("POST", "/api/workflows", {

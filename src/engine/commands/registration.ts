@@ -4,9 +4,11 @@
 // registrations table in line with the registry at start. Loading, checking and persisting the
 // configuration row are the registrar's (service/registration/); what reaches the store is here.
 import type { EngineCore } from "../core.ts";
+import type { TaskRecord } from "../domain.ts";
 import { inFlightTasks, recoverOrphans } from "../in-flight.ts";
 import { Interrupt } from "../interrupt.ts";
 import type { RegisteredWorkflow } from "../registry.ts";
+import type { Work } from "../unit-of-work.ts";
 import { notRegistered } from "./lookups.ts";
 
 export type BindEvent = "workflow.registered" | "workflow.replaced";
@@ -36,8 +38,11 @@ export async function bindWorkflow(
 
 /**
  * Takes the workflow out of the registry first, so no new attempt of it is claimed, then
- * records the removal and interrupts its live attempts without writing their rows (they stay
- * where they were). Answers the in-flight task ids in spawn order.
+ * records the removal and stops its live attempts. An `in_progress` row is put back to `ready`
+ * in the same transaction (its body is interrupted after commit and nothing runs it any more;
+ * it runs again from its payload when the workflow is registered again); a `waiting` row keeps
+ * its open request, which a person can still answer. Answers the in-flight task ids in spawn
+ * order.
  */
 export async function unbindWorkflow(core: EngineCore, name: string): Promise<number[]> {
   const wf = core.registry.workflows.get(name);
@@ -45,9 +50,11 @@ export async function unbindWorkflow(core: EngineCore, name: string): Promise<nu
   core.registry.workflows.delete(name);
   try {
     return await core.uow.run(async (work) => {
-      const ids = (await inFlightTasks(work.tx, name)).map((t) => t.id);
+      const going = await inFlightTasks(work.tx, name);
+      const requeued = await requeueStopped(work, going);
       await work.tx.deleteRegistration(name);
-      work.emit("workflow.unregistered", null, null, { task_ids: ids, workflow: name });
+      const ids = going.map((t) => t.id);
+      work.emit("workflow.unregistered", null, null, { requeued, task_ids: ids, workflow: name });
       work.after(() => {
         for (const id of ids) core.interrupt(id, new Interrupt("unregistered"));
       });
@@ -57,6 +64,25 @@ export async function unbindWorkflow(core: EngineCore, name: string): Promise<nu
     core.registry.workflows.set(name, wf);
     throw err;
   }
+}
+
+/** Puts the `in_progress` rows of `tasks` back to ready (their runs' `updated` moves too). */
+async function requeueStopped(work: Work, tasks: readonly TaskRecord[]): Promise<number[]> {
+  const ids: number[] = [];
+  const runs: string[] = [];
+  for (const t of tasks) {
+    if (t.status !== "in_progress") continue;
+    const reset = await work.tx.updateTask(
+      t.id,
+      { status: "ready", started: null, token_hash: null, waiting_since: null },
+      { status: ["in_progress"], claim: t.claim },
+    );
+    if (!reset) continue;
+    ids.push(t.id);
+    if (!runs.includes(t.run_id)) runs.push(t.run_id);
+  }
+  if (runs.length) await work.tx.touchRuns(runs, work.now);
+  return ids;
 }
 
 /**

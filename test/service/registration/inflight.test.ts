@@ -1,6 +1,7 @@
 // Registration while runs are mid-flight: a replacement lets the running attempt finish on its
 // old body and the next task use the new one; a removal stops in-flight attempts where they
-// are, nothing of the workflow is dispatched, and registering it again recovers the runs; a
+// were (an in-progress one back to ready, a waiting one on its request), nothing of the workflow
+// is dispatched, and registering it again runs them; a
 // pool move waits until no attempt is in flight.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -63,7 +64,7 @@ describe("replacing a workflow mid-run", () => {
 });
 
 describe("removing a workflow with attempts in flight", () => {
-  it("interrupts them in place, dispatches nothing of it, and recovers on re-registration", async () => {
+  it("stops them, puts in-progress ones back to ready, and runs them on re-registration", async () => {
     writeWorkflow(s.dir, "gone.ts", gatedChain("gone", "g"));
     writeWorkflow(s.dir, "filler.ts", gatedChain("filler", "f"));
     const body = { target: "gone.ts:gone", pool: "solo" };
@@ -80,7 +81,14 @@ describe("removing a workflow with attempts in flight", () => {
     expect((await storedEvents(s, "workflow.unregistered")).at(-1)?.data).toEqual({
       workflow: "gone",
       task_ids: [held.id],
+      requeued: [held.id],
     });
+    // Nothing is left in progress with no body running it, and health counts agree.
+    const afterRemoval = (await s.call("GET", `/api/runs/${first}`)).body;
+    expect(afterRemoval.tasks.map((t: any) => [t.id, t.status, t.started])).toEqual([
+      [held.id, "ready", null],
+    ]);
+    expect((await s.call("GET", "/api/health")).body.tasks_in_progress).toBe(0);
     const listed = await s.call("GET", "/api/runs?workflow=gone");
     expect(listed.body.map((r: any) => [r.id, r.unregistered])).toEqual([
       [first, true],
@@ -95,15 +103,15 @@ describe("removing a workflow with attempts in flight", () => {
     const other = await submit(s, "filler", "takes the slot");
     await runIn(s, other, ["completed"]);
     const heldRun = (await s.call("GET", `/api/runs/${first}`)).body;
-    expect(heldRun.tasks.map((t: any) => [t.id, t.status])).toEqual([[held.id, "in_progress"]]);
+    expect(heldRun.tasks.map((t: any) => [t.id, t.status])).toEqual([[held.id, "ready"]]);
     const queuedRun = (await s.call("GET", `/api/runs/${queued}`)).body;
     expect(queuedRun.tasks.map((t: any) => t.status)).toEqual(["ready"]);
 
+    const recoveredBefore = (await storedEvents(s, "engine.recovered")).length;
     const back = await s.call("POST", "/api/workflows", body);
     expect(back.status).toBe(201);
-    expect((await storedEvents(s, "engine.recovered")).at(-1)?.data).toEqual({
-      task_ids: [held.id],
-    });
+    // Nothing was orphaned, so nothing needs recovering.
+    expect((await storedEvents(s, "engine.recovered")).length).toBe(recoveredBefore);
     g.open();
     const recovered = await runIn(s, first, ["completed"]);
     expect(recovered.output).toBe("g-first|g-second");

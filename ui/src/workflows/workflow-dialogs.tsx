@@ -121,8 +121,10 @@ export function RemoveDialog(props: {
   return (
     <Modal title={`Remove ${props.workflow.name}?`} onClose={props.onClose}>
       <p>
-        Every in-flight attempt of <code>{props.workflow.name}</code> is cancelled and left where it
-        was. Its runs stay listed as unregistered and resume if it is registered again.
+        Every attempt of <code>{props.workflow.name}</code> in progress is stopped and put back to
+        ready; one waiting on a person keeps its request open. Nothing of it runs until it is
+        registered again: its runs stay listed as unregistered and then go on, a stopped attempt
+        running again from its payload.
       </p>
       <label className="check">
         <input type="checkbox" checked={persist} onChange={(e) => setPersist(e.target.checked)} />
