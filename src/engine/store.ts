@@ -152,6 +152,11 @@ export interface StoreWriter extends StoreReader {
   /** Appends the run at the end of the dispatch list (position n+1). */
   insertRun(run: Omit<RunRecord, "position">): Promise<RunRecord>;
   updateRun(id: string, patch: Partial<Omit<RunRecord, "id" | "position">>): Promise<RunRecord>;
+  /**
+   * Sets `updated` of each run to `now` (a run not found is passed over); nothing is read back.
+   * The unit of work calls it once per transaction with the runs its stored events are about.
+   */
+  touchRuns(ids: readonly string[], now: number): Promise<void>;
   /** Moves the run to zero-based `index` (clamped) and renumbers the list 1..n. */
   moveRun(id: string, index: number): Promise<RunRecord>;
   /** Removes the run and everything under it, and closes the gap in positions. */

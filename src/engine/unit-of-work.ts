@@ -95,6 +95,15 @@ class UnitWork implements Work {
   }
 }
 
+/** The distinct runs `events` are about, in first-seen order. */
+function runsOf(events: readonly NewEvent[]): string[] {
+  const out: string[] = [];
+  for (const e of events) {
+    if (e.run_id !== null && !out.includes(e.run_id)) out.push(e.run_id);
+  }
+  return out;
+}
+
 export class UnitOfWork {
   constructor(
     private readonly store: Store,
@@ -111,7 +120,13 @@ export class UnitOfWork {
       // A fresh Work per try: a callback run again must not see a failed try's events.
       work = new UnitWork(tx, this.clock.now());
       const value = await fn(work);
-      stored = work.pending.length ? await tx.appendEvents(work.pending, work.now) : [];
+      if (work.pending.length) {
+        // A run's `updated` is the moment of its last stored event: a task that changed
+        // status, a request answered, a log entry, in the same transaction as the change.
+        const runs = runsOf(work.pending);
+        if (runs.length) await tx.touchRuns(runs, work.now);
+        stored = await tx.appendEvents(work.pending, work.now);
+      }
       return value;
     });
     this.observer.committed(performance.now() - queued);

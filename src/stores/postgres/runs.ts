@@ -111,6 +111,12 @@ export async function updateRun(
   return toRun(row);
 }
 
+const TOUCH_RUNS = sql("UPDATE runs SET updated = $1 WHERE id = ANY($2::text[])");
+
+export async function touchRuns(db: Db, ids: readonly string[], now: number): Promise<void> {
+  await db.run(TOUCH_RUNS, [now, ids]);
+}
+
 export async function moveRun(db: Db, id: string, index: number): Promise<RunRecord> {
   if (Number.isNaN(index)) throw new RangeError("moveRun: index is NaN");
   const run = await getRun(db, id);

@@ -43,6 +43,9 @@ export class PgWriter extends PgReader implements StoreWriter {
   updateRun(id: string, patch: Partial<Omit<RunRecord, "id" | "position">>): Promise<RunRecord> {
     return runs.updateRun(this.db, id, patch);
   }
+  touchRuns(ids: readonly string[], now: number): Promise<void> {
+    return runs.touchRuns(this.db, ids, now);
+  }
   async moveRun(id: string, index: number): Promise<RunRecord> {
     await this.#lockList();
     return runs.moveRun(this.db, id, index);

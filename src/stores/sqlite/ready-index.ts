@@ -79,6 +79,12 @@ export class ReadyIndex {
     this.#place(slot);
   }
 
+  /** A followed run's `updated` was set (nothing that orders the index changed). */
+  runTouched(id: string, now: number): void {
+    const slot = this.#loaded ? this.#slots.get(id) : undefined;
+    if (slot) slot.run = { ...slot.run, updated: now };
+  }
+
   /** A row of `tasks` as it now stands, after an insert or an update. */
   taskWritten(task: TaskRecord): void {
     if (!this.#loaded) return;

@@ -56,6 +56,8 @@ UPDATE runs SET position = CASE
   ELSE position - 1 END
 WHERE position BETWEEN MIN(@src, @dst) AND MAX(@src, @dst)`;
 
+const TOUCH_RUN = "UPDATE runs SET updated = ? WHERE id = ?";
+
 const CLOSE_GAP = "UPDATE runs SET position = position - 1 WHERE position > ?";
 
 // Children first: the foreign keys refuse a run or task that still has rows under it.
@@ -97,6 +99,7 @@ export function runWrites(db: Database.Database) {
   const lastPosition = db.prepare<[], { n: number }>(LAST_POSITION);
   const move = db.prepare<[Row]>(MOVE_RUN);
   const closeGap = db.prepare<[number]>(CLOSE_GAP);
+  const touch = db.prepare<[number, string]>(TOUCH_RUN);
   const deletes = DELETE_RUN_STATEMENTS.map((sql) => db.prepare<[string]>(sql));
   const patch = new PatchStatements(db, {
     table: "runs",
@@ -129,6 +132,9 @@ export function runWrites(db: Database.Database) {
       const run = patch.run(id, fields, "", {});
       if (run === null) throw new Error(`run ${id} not found`);
       return run;
+    },
+    touch(id: string, now: number): void {
+      touch.run(now, id);
     },
     move(id: string, index: number): RunRecord {
       if (Number.isNaN(index)) throw new RangeError("moveRun: index is NaN");

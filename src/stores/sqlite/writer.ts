@@ -80,6 +80,13 @@ export class SqliteWriter extends SqliteReader implements StoreWriter {
     w.claims.index.runWritten(record);
     return record;
   }
+  async touchRuns(ids: readonly string[], now: number): Promise<void> {
+    const w = this.#w;
+    for (const id of ids) {
+      w.runs.touch(id, now);
+      w.claims.index.runTouched(id, now);
+    }
+  }
   // Both renumber other runs' positions: the index is reloaded rather than followed.
   async moveRun(id: string, index: number): Promise<RunRecord> {
     const w = this.#w;

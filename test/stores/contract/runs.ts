@@ -39,6 +39,21 @@ export function runsContract(h: Harness): void {
       expect(patched.input).toStrictEqual(values[0]);
     });
 
+    it("touchRuns sets updated of the runs named, inside the transaction and after", async () => {
+      const a = await addRun(h.store, { status: "running" });
+      const b = await addRun(h.store);
+      const c = await addRun(h.store);
+      const seen = await h.store.transact(async (tx) => {
+        await tx.touchRuns([a.id, c.id, "no-such-run"], 9_000_000_000_000);
+        return (await tx.getRun(a.id))!.updated;
+      });
+      expect(seen).toBe(9_000_000_000_000);
+      expect(await h.store.getRun(a.id)).toStrictEqual({ ...a, updated: 9_000_000_000_000 });
+      expect((await h.store.getRun(b.id))!.updated).toBe(b.updated);
+      expect((await h.store.getRun(c.id))!.updated).toBe(9_000_000_000_000);
+      await h.store.transact((tx) => tx.touchRuns([], 1));
+    });
+
     it("lists in position order, filtered by status and workflow", async () => {
       const a = await addRun(h.store, { workflow: "triage", status: "queued" });
       const b = await addRun(h.store, { workflow: "deploy", status: "running" });
