@@ -357,6 +357,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/runs/{run_id}/explain": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Why the run's tasks are not running: a reason list for each open task */
+    get: operations["explainRun"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/runs/{run_id}/log": {
     parameters: {
       query?: never;
@@ -454,6 +471,23 @@ export interface paths {
     put?: never;
     /** Write ready, cancelled or dead_letter */
     post: operations["setTaskStatus"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/tasks/{task_id}/explain": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Why the task is not running: pool full, run paused, queued behind, ... */
+    get: operations["explainTask"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1141,8 +1175,9 @@ export interface components {
       target: string | null;
       workflow: string;
     };
-    /** @description Data of `workflow.unregistered`: A workflow was removed; `task_ids` are its attempts that were in flight. */
+    /** @description Data of `workflow.unregistered`: A workflow was removed; `task_ids` are its attempts that were in flight, `requeued` those of them that were in progress, stopped and put back to ready. */
     EventData_workflow_unregistered: {
+      requeued: number[];
       task_ids: number[];
       workflow: string;
     };
@@ -1182,6 +1217,120 @@ export interface components {
       "workflow.registered": components["schemas"]["EventData_workflow_registered"];
       "workflow.replaced": components["schemas"]["EventData_workflow_replaced"];
       "workflow.unregistered": components["schemas"]["EventData_workflow_unregistered"];
+    };
+    /** @description An attempt that holds a slot of a pool now. */
+    SlotHolder: {
+      task_id: number;
+      run_id: string;
+      node: string;
+      /**
+       * Format: date-time
+       * @description When the attempt was claimed.
+       */
+      since: string | null;
+    };
+    /** @description One reason a task is not running (or, for `running` and `finished`, what it does instead). */
+    ExplainReason:
+      | {
+          /** @enum {string} */
+          code: "finished";
+          /** @description One sentence for a person, in the console's words. */
+          message: string;
+          /** @description Its terminal status. */
+          status: components["schemas"]["TaskStatus"] | components["schemas"]["RunStatus"];
+          /** Format: date-time */
+          since: string | null;
+        }
+      | {
+          /** @enum {string} */
+          code: "running";
+          /** @description One sentence for a person, in the console's words. */
+          message: string;
+          attempt: number;
+          /** Format: date-time */
+          since: string | null;
+          /** @description Whether a body of it runs in this server now; false means the row waits for recovery. */
+          live: boolean;
+        }
+      | {
+          /** @enum {string} */
+          code: "waiting_on_person";
+          /** @description One sentence for a person, in the console's words. */
+          message: string;
+          request_ids: number[];
+          /** Format: date-time */
+          since: string | null;
+        }
+      | {
+          /** @enum {string} */
+          code: "run_paused";
+          /** @description One sentence for a person, in the console's words. */
+          message: string;
+          /**
+           * Format: date-time
+           * @description When the run last changed (its `updated`).
+           */
+          since: string;
+        }
+      | {
+          /** @enum {string} */
+          code: "workflow_unregistered";
+          /** @description One sentence for a person, in the console's words. */
+          message: string;
+          workflow: string;
+        }
+      | {
+          /** @enum {string} */
+          code: "pool_full";
+          /** @description One sentence for a person, in the console's words. */
+          message: string;
+          pool: string;
+          capacity: number;
+          in_flight: number;
+          /** @description The attempts holding the slots, oldest claim first. */
+          holders: components["schemas"]["SlotHolder"][];
+        }
+      | {
+          /** @enum {string} */
+          code: "queued_behind";
+          /** @description One sentence for a person, in the console's words. */
+          message: string;
+          pool: string;
+          /** @description Ready tasks of queued or running runs on the pool that a claim takes before it (run position, then priority descending, then created, then id). */
+          ahead: number;
+        }
+      | {
+          /** @enum {string} */
+          code: "not_due";
+          /** @description One sentence for a person, in the console's words. */
+          message: string;
+          /** Format: date-time */
+          until: string;
+        }
+      | {
+          /** @enum {string} */
+          code: "next";
+          /** @description One sentence for a person, in the console's words. */
+          message: string;
+          pool: string;
+        };
+    /** @description Why a task is (not) running, computed now from the store and the registry. */
+    TaskExplain: {
+      task_id: number;
+      run_id: string;
+      node: string;
+      status: components["schemas"]["TaskStatus"];
+      /** @description Most decisive first; never empty. */
+      reasons: components["schemas"]["ExplainReason"][];
+    };
+    /** @description Why a run is (not) running. */
+    RunExplain: {
+      run_id: string;
+      status: components["schemas"]["RunStatus"];
+      /** @description What holds the run as a whole (`finished`, `run_paused`, `workflow_unregistered`); empty when only its tasks say. */
+      reasons: components["schemas"]["ExplainReason"][];
+      /** @description Each ready, in-progress or waiting task of the run, in id order. */
+      tasks: components["schemas"]["TaskExplain"][];
     };
     Arrivals: {
       arrived: number;
@@ -2980,6 +3129,55 @@ export interface operations {
       };
     };
   };
+  explainRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        run_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RunExplain"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
   runLog: {
     parameters: {
       query?: never;
@@ -3398,6 +3596,55 @@ export interface operations {
       };
       /** @description Default Response */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  explainTask: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        task_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TaskExplain"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -273,8 +273,9 @@ export const EVENTS = {
   "workflow.registered": entry("A workflow was registered.", registration()),
   "workflow.replaced": entry("A registered workflow was replaced.", registration()),
   "workflow.unregistered": entry(
-    "A workflow was removed; `task_ids` are its attempts that were in flight.",
-    z.strictObject({ task_ids: ids(), workflow: z.string() }),
+    "A workflow was removed; `task_ids` are its attempts that were in flight, `requeued` " +
+      "those of them that were in progress, stopped and put back to ready.",
+    z.strictObject({ requeued: ids(), task_ids: ids(), workflow: z.string() }),
   ),
 } as const;
 

@@ -99,7 +99,13 @@ export type {
   AttemptWatch,
   EngineObserver,
 } from "./observer.ts";
-export type { NodeDefaults, Pool, RegisteredWorkflow, Registry } from "./registry.ts";
+export {
+  freeSlots,
+  type NodeDefaults,
+  type Pool,
+  type RegisteredWorkflow,
+  type Registry,
+} from "./registry.ts";
 export { runOutput, terminalTasks } from "./settle.ts";
 export {
   type ArrivalTally,

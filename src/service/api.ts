@@ -20,11 +20,13 @@ import type {
   Rerun,
   RunCounts,
   RunDetail,
+  RunExplain,
   RunSummary,
   SetStatus,
   SourceOut,
   StreamOut,
   TaskDetail,
+  TaskExplain,
   TaskRef,
   WorkflowOut,
 } from "./schemas/index.ts";
@@ -102,6 +104,8 @@ export interface OperatorService {
   rerun(runId: string, body: Rerun): Promise<TaskRef>;
   runEvents(runId: string, query: PageQuery): Promise<EventEnvelope[]>;
   runGraph(runId: string): Promise<GraphOut>;
+  /** Why the run's tasks are (not) running (docs/http.md, "Explain"). */
+  explainRun(runId: string): Promise<RunExplain>;
   runLog(runId: string): Promise<LogEntry[]>;
   appendRunLog(runId: string, body: LogText): Promise<LogRef>;
   runRequests(runId: string): Promise<RequestView[]>;
@@ -111,6 +115,8 @@ export interface OperatorService {
   retryTask(taskId: number): Promise<TaskRef>;
   setTaskStatus(taskId: number, body: SetStatus): Promise<Ok>;
   taskStream(taskId: number, query: PageQuery): Promise<StreamOut>;
+  /** Why the task is (not) running (docs/http.md, "Explain"). */
+  explainTask(taskId: number): Promise<TaskExplain>;
 
   listRequests(query: RequestListQuery): Promise<RequestView[]>;
   getRequest(requestId: number): Promise<RequestView>;

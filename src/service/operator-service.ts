@@ -12,6 +12,7 @@ import {
 import { readSource } from "../loading/index.ts";
 import type { OperatorService, PageQuery, RequestListQuery, RunListQuery, RunPage } from "./api.ts";
 import { commanded, notFound, ServiceError } from "./errors.ts";
+import { Explainer } from "./explain.ts";
 import { bodyHash } from "./idempotency.ts";
 import { checkRunInput } from "./run-input.ts";
 import type * as S from "./schemas/index.ts";
@@ -323,6 +324,11 @@ export class EngineOperatorService implements OperatorService {
       .map((e) => ({ task_id: e.task_id as number, join: String(e.data.join) }));
   }
 
+  async explainRun(runId: string): Promise<S.RunExplain> {
+    const run = await requireRun(this.store, runId);
+    return new Explainer(this.engine).run(run);
+  }
+
   async runLog(runId: string): Promise<S.LogEntry[]> {
     await requireRun(this.store, runId);
     return (await this.store.listLog(runId)).map(logView);
@@ -365,6 +371,11 @@ export class EngineOperatorService implements OperatorService {
       last_seq: await this.store.lastChunkSeq(taskId),
       live: task.status === "in_progress" || task.status === "waiting",
     };
+  }
+
+  async explainTask(taskId: number): Promise<S.TaskExplain> {
+    const task = await requireTask(this.store, taskId);
+    return new Explainer(this.engine).task(task);
   }
 
   async listRequests(query: RequestListQuery): Promise<S.RequestView[]> {

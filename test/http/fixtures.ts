@@ -135,6 +135,8 @@ export function fixtureService(calls: Call[] = []): OperatorService {
     rerun: async (id, body) => ofRun(id, () => seen("rerun", { task_id: 8 }, body)),
     runEvents: async (id, query) => ofRun(id, () => seen("runEvents", [], query)),
     runGraph: async (id) => ofRun(id, () => ({ nodes: [], edges: [] })),
+    explainRun: async (id) =>
+      ofRun(id, () => ({ run_id: id, status: "running" as const, reasons: [], tasks: [] })),
     runLog: async (id) => ofRun(id, () => []),
     appendRunLog: async (id, body) => ofRun(id, () => seen("appendRunLog", { log_id: 1 }, body)),
     runRequests: async (id) => ofRun(id, () => [request]),
@@ -145,6 +147,14 @@ export function fixtureService(calls: Call[] = []): OperatorService {
     setTaskStatus: async (id, body) => ofTask(id, () => seen("setTaskStatus", { ok: true }, body)),
     taskStream: async (id, query) =>
       ofTask(id, () => seen("taskStream", { chunks: [], last_seq: 0, live: true }, query)),
+    explainTask: async (id) =>
+      ofTask(id, () => ({
+        task_id: id,
+        run_id: "r1",
+        node: "start",
+        status: "ready" as const,
+        reasons: [{ code: "next" as const, message: "next", pool: "default" }],
+      })),
     listRequests: async (query) => seen("listRequests", [request], query),
     getRequest: async (id) => ofRequest(id, () => request),
     answerRequest: async (id, body) => ofRequest(id, () => seen("answerRequest", request, body)),

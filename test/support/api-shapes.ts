@@ -175,7 +175,7 @@ export const EVENT_DATA: Record<string, Record<string, string>> = {
   "engine.stopping": { task_ids: "int[]" },
   "workflow.registered": { pool: "str", target: "str?", workflow: "str" },
   "workflow.replaced": { pool: "str", target: "str?", workflow: "str" },
-  "workflow.unregistered": { task_ids: "int[]", workflow: "str" },
+  "workflow.unregistered": { requeued: "int[]", task_ids: "int[]", workflow: "str" },
 };
 const ENUMS: Record<string, Record<string, string[]>> = {
   "task.enqueued": {

@@ -9,6 +9,7 @@ import {
   LogRef,
   LogText,
   RequestView,
+  RunExplain,
   RunPath,
 } from "../../service/schemas/index.ts";
 import { OPERATOR, refusals, type ZodApp } from "./route-kit.ts";
@@ -44,6 +45,20 @@ export function registerRunHistoryRoutes(app: ZodApp, service: OperatorService):
       },
     },
     (request) => service.runGraph(request.params.run_id),
+  );
+  app.get(
+    "/api/runs/:run_id/explain",
+    {
+      schema: {
+        ...OPERATOR,
+        tags,
+        operationId: "explainRun",
+        summary: "Why the run's tasks are not running: a reason list for each open task",
+        params: RunPath,
+        response: { 200: RunExplain, ...refusals(401, 404) },
+      },
+    },
+    (request) => service.explainRun(request.params.run_id),
   );
   app.get(
     "/api/runs/:run_id/log",

@@ -7,6 +7,7 @@ import {
   SetStatus,
   StreamOut,
   TaskDetail,
+  TaskExplain,
   TaskPath,
   TaskRef,
 } from "../../service/schemas/index.ts";
@@ -72,6 +73,20 @@ export function registerTaskRoutes(app: ZodApp, service: OperatorService): void 
       },
     },
     (request) => service.setTaskStatus(request.params.task_id, request.body),
+  );
+  app.get(
+    "/api/tasks/:task_id/explain",
+    {
+      schema: {
+        ...OPERATOR,
+        tags,
+        operationId: "explainTask",
+        summary: "Why the task is not running: pool full, run paused, queued behind, ...",
+        params: TaskPath,
+        response: { 200: TaskExplain, ...refusals(401, 404, 422) },
+      },
+    },
+    (request) => service.explainTask(request.params.task_id),
   );
   app.get(
     "/api/tasks/:task_id/stream",

@@ -3,6 +3,7 @@
 export * from "./agent.ts";
 export * from "./common.ts";
 export * from "./events.ts";
+export * from "./explain.ts";
 export * from "./graph.ts";
 export * from "./log.ts";
 export * from "./plugins.ts";
