@@ -494,6 +494,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/tasks/{task_id}/rejections": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The attempt's rejected agent submissions, with their validation errors */
+    get: operations["taskRejections"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/tasks/{task_id}/stream": {
     parameters: {
       query?: never;
@@ -1530,6 +1547,15 @@ export interface components {
       /** Format: date-time */
       created: string;
       payload?: unknown;
+    };
+    /** @description An agent's submission that did not fit its output model (nothing of it was stored but this). */
+    RejectedSubmission: {
+      /** @description The `submission.rejected` event that recorded it. */
+      event_id: number;
+      /** Format: date-time */
+      created: string;
+      /** @description Why it did not fit the output model. */
+      errors: components["schemas"]["ValidationError"][];
     };
     TaskDetail: {
       id: number;
@@ -3632,6 +3658,55 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["TaskExplain"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  taskRejections: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        task_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RejectedSubmission"][];
         };
       };
       /** @description Default Response */

@@ -16,6 +16,7 @@ import type {
   Position,
   PositionOut,
   ReadyOut,
+  RejectedSubmission,
   RequestView,
   Rerun,
   RunCounts,
@@ -117,6 +118,8 @@ export interface OperatorService {
   taskStream(taskId: number, query: PageQuery): Promise<StreamOut>;
   /** Why the task is (not) running (docs/http.md, "Explain"). */
   explainTask(taskId: number): Promise<TaskExplain>;
+  /** The attempt's rejected agent submissions, oldest first. */
+  taskRejections(taskId: number): Promise<RejectedSubmission[]>;
 
   listRequests(query: RequestListQuery): Promise<RequestView[]>;
   getRequest(requestId: number): Promise<RequestView>;

@@ -17,6 +17,7 @@ import { bodyHash } from "./idempotency.ts";
 import { checkRunInput } from "./run-input.ts";
 import type * as S from "./schemas/index.ts";
 import { type JoinArrival, runGraph } from "./views/graph.ts";
+import { isoTime } from "./views/iso-time.ts";
 import {
   chunkView,
   eventView,
@@ -376,6 +377,18 @@ export class EngineOperatorService implements OperatorService {
   async explainTask(taskId: number): Promise<S.TaskExplain> {
     const task = await requireTask(this.store, taskId);
     return new Explainer(this.engine).task(task);
+  }
+
+  async taskRejections(taskId: number): Promise<S.RejectedSubmission[]> {
+    const task = await requireTask(this.store, taskId);
+    const events = await this.store.listEvents({ run_id: task.run_id, after: 0 });
+    return events
+      .filter((e) => e.name === "submission.rejected" && e.task_id === taskId && e.id !== null)
+      .map((e) => ({
+        event_id: e.id as number,
+        created: isoTime(e.created),
+        errors: (e.data.errors ?? []) as S.ValidationError[],
+      }));
   }
 
   async listRequests(query: RequestListQuery): Promise<S.RequestView[]> {

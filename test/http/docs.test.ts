@@ -47,6 +47,7 @@ const ENDPOINTS = [
   "POST /api/tasks/{task_id}/retry",
   "POST /api/tasks/{task_id}/status",
   "GET /api/tasks/{task_id}/explain",
+  "GET /api/tasks/{task_id}/rejections",
   "GET /api/tasks/{task_id}/stream",
   "GET /api/requests",
   "GET /api/requests/{request_id}",

@@ -155,6 +155,7 @@ export function fixtureService(calls: Call[] = []): OperatorService {
         status: "ready" as const,
         reasons: [{ code: "next" as const, message: "next", pool: "default" }],
       })),
+    taskRejections: async (id) => ofTask(id, () => []),
     listRequests: async (query) => seen("listRequests", [request], query),
     getRequest: async (id) => ofRequest(id, () => request),
     answerRequest: async (id, body) => ofRequest(id, () => seen("answerRequest", request, body)),

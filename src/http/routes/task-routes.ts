@@ -1,9 +1,11 @@
 // /api/tasks/{task_id}/...: one attempt, its transcript, and the operator's task commands.
+import { z } from "zod";
 import type { OperatorService } from "../../service/api.ts";
 import {
   CursorQuery,
   Move,
   Ok,
+  RejectedSubmission,
   SetStatus,
   StreamOut,
   TaskDetail,
@@ -87,6 +89,20 @@ export function registerTaskRoutes(app: ZodApp, service: OperatorService): void 
       },
     },
     (request) => service.explainTask(request.params.task_id),
+  );
+  app.get(
+    "/api/tasks/:task_id/rejections",
+    {
+      schema: {
+        ...OPERATOR,
+        tags,
+        operationId: "taskRejections",
+        summary: "The attempt's rejected agent submissions, with their validation errors",
+        params: TaskPath,
+        response: { 200: z.array(RejectedSubmission), ...refusals(401, 404, 422) },
+      },
+    },
+    (request) => service.taskRejections(request.params.task_id),
   );
   app.get(
     "/api/tasks/:task_id/stream",

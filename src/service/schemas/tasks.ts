@@ -11,6 +11,7 @@ import {
   nameInput,
   TaskStatus,
 } from "./common.ts";
+import { ValidationError } from "./refs.ts";
 
 export const BranchFrame = named(
   "BranchFrame",
@@ -58,6 +59,17 @@ export const SubmissionOut = named(
   }),
 );
 export type SubmissionOut = z.infer<typeof SubmissionOut>;
+
+export const RejectedSubmission = named(
+  "RejectedSubmission",
+  z.object({
+    event_id: doc(int(), "The `submission.rejected` event that recorded it."),
+    created: isoDate(),
+    errors: doc(z.array(ValidationError), "Why it did not fit the output model."),
+  }),
+  "An agent's submission that did not fit its output model (nothing of it was stored but this).",
+);
+export type RejectedSubmission = z.infer<typeof RejectedSubmission>;
 
 export const TaskDetail = named(
   "TaskDetail",

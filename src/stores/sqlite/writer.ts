@@ -83,6 +83,8 @@ export class SqliteWriter extends SqliteReader implements StoreWriter {
   async touchRuns(ids: readonly string[], now: number): Promise<void> {
     const w = this.#w;
     for (const id of ids) {
+      // Settling or starting the run in this unit already wrote it.
+      if (w.claims.index.knownRun(id)?.updated === now) continue;
       w.runs.touch(id, now);
       w.claims.index.runTouched(id, now);
     }

@@ -39,3 +39,6 @@ export type SourceOut = Schemas["SourceOut"];
 export type Health = Schemas["Health"];
 export type Me = Schemas["Me"];
 export type ValidationIssue = Schemas["ValidationError"];
+export type TaskExplain = Schemas["TaskExplain"];
+export type ExplainReason = Schemas["ExplainReason"];
+export type RejectedSubmission = Schemas["RejectedSubmission"];

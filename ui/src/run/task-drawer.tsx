@@ -1,7 +1,7 @@
 // One attempt in the drawer: detail, live transcript, submissions, actions and task panels.
 import { useCallback, useState } from "react";
 import { get } from "../api/client.ts";
-import type { GraphOut, RunDetail, TaskDetail } from "../api/types.ts";
+import type { GraphOut, RejectedSubmission, RunDetail, TaskDetail } from "../api/types.ts";
 import { ErrorNote } from "../components/error-note.tsx";
 import { JsonView } from "../components/json-view.tsx";
 import { StatusBadge } from "../components/status.tsx";
@@ -12,6 +12,7 @@ import { panelTitle } from "../plugins/manifest.ts";
 import { PanelList, usePanels } from "../plugins/panels.tsx";
 import { setSearchParam } from "../router.tsx";
 import { Drawer } from "./drawer.tsx";
+import { ExplainSection } from "./explain-section.tsx";
 import { TaskActions } from "./task-actions.tsx";
 import { branchText } from "./tasks-table.tsx";
 import { Transcript } from "./transcript.tsx";
@@ -40,6 +41,58 @@ function Facts({ task }: { task: TaskDetail }) {
   );
 }
 
+function submissionCount(accepted: number, rejected: number): string {
+  if (!accepted && !rejected) return "";
+  return rejected ? ` (${accepted} · ${rejected} rejected)` : ` (${accepted})`;
+}
+
+/** Accepted and rejected submissions, oldest first. */
+function Submissions({
+  accepted,
+  rejected,
+}: {
+  accepted: TaskDetail["submissions"];
+  rejected: RejectedSubmission[];
+}) {
+  const items = [
+    ...accepted.map((s) => ({ at: s.created, key: `a${s.id}`, accepted: s })),
+    ...rejected.map((r) => ({ at: r.created, key: `r${r.event_id}`, rejected: r })),
+  ].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  if (!items.length) {
+    return <div className="empty muted">No submission was accepted for this attempt.</div>;
+  }
+  return (
+    <ol className="submissions">
+      {items.map((item) =>
+        "accepted" in item && item.accepted ? (
+          <li key={item.key}>
+            <div className="muted small">
+              #{item.accepted.id} · {formatTime(item.at)}
+            </div>
+            <JsonView value={item.accepted.payload} open />
+          </li>
+        ) : "rejected" in item && item.rejected ? (
+          <li key={item.key} className="submission-rejected" data-rejected={item.rejected.event_id}>
+            <div className="small">
+              <strong>rejected</strong>: {item.rejected.errors.length} validation error
+              {item.rejected.errors.length === 1 ? "" : "s"}
+              <span className="muted"> · {formatTime(item.at)}</span>
+            </div>
+            <ul className="rejection-errors">
+              {item.rejected.errors.map((e, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: errors have no id of their own
+                <li key={i}>
+                  <span className="mono">{e.loc.join(".") || "(root)"}</span>: {e.msg}
+                </li>
+              ))}
+            </ul>
+          </li>
+        ) : null,
+      )}
+    </ol>
+  );
+}
+
 export function TaskDrawer({
   taskId,
   run,
@@ -50,6 +103,9 @@ export function TaskDrawer({
   graph: GraphOut | null;
 }) {
   const task = useQuery(`task/${taskId}`, () => get<TaskDetail>(`/api/tasks/${taskId}`));
+  const rejected = useQuery(`task/${taskId}/rejections`, () =>
+    get<RejectedSubmission[]>(`/api/tasks/${taskId}/rejections`),
+  ).data;
   const [tab, setTab] = useState("detail");
   const panes = usePanels(run.workflow, "task", "pane");
   const cards = usePanels(run.workflow, "task", "card");
@@ -61,7 +117,7 @@ export function TaskDrawer({
     { id: "transcript", label: "Transcript" },
     {
       id: "submissions",
-      label: `Submissions${t?.submissions.length ? ` (${t.submissions.length})` : ""}`,
+      label: `Submissions${submissionCount(t?.submissions.length ?? 0, rejected?.length ?? 0)}`,
     },
     ...panes.map((p) => ({ id: `panel:${p.panel.name}`, label: panelTitle(p.panel.name) })),
   ];
@@ -87,6 +143,7 @@ export function TaskDrawer({
             {tab === "detail" && (
               <>
                 <PanelList panels={cards} scope={scope} />
+                <ExplainSection task={t} />
                 {t.error && <pre className="error-detail">{t.error}</pre>}
                 <Facts task={t} />
                 <JsonView label="payload" value={t.payload} open />
@@ -95,22 +152,10 @@ export function TaskDrawer({
                 {t.lineage && <JsonView label="lineage" value={t.lineage} />}
               </>
             )}
-            {tab === "transcript" && <Transcript taskId={taskId} />}
-            {tab === "submissions" &&
-              (t.submissions.length ? (
-                <ol className="submissions">
-                  {t.submissions.map((s) => (
-                    <li key={s.id}>
-                      <div className="muted small">
-                        #{s.id} · {formatTime(s.created)}
-                      </div>
-                      <JsonView value={s.payload} open />
-                    </li>
-                  ))}
-                </ol>
-              ) : (
-                <div className="empty muted">No submission was accepted for this attempt.</div>
-              ))}
+            {tab === "transcript" && <Transcript taskId={taskId} rejected={rejected ?? []} />}
+            {tab === "submissions" && (
+              <Submissions accepted={t.submissions} rejected={rejected ?? []} />
+            )}
             {pane && <PanelList panels={[pane]} scope={scope} bare />}
           </div>
         </>

@@ -2,7 +2,7 @@
 // each time a `task.stream` event for this task says new ones were stored (`seq_to`).
 import { useCallback, useEffect, useRef, useState } from "react";
 import { get } from "../api/client.ts";
-import type { StreamChunk, StreamOut } from "../api/types.ts";
+import type { RejectedSubmission, StreamChunk, StreamOut } from "../api/types.ts";
 import { ErrorNote } from "../components/error-note.tsx";
 import { Markdown } from "../components/markdown.tsx";
 import { onStream } from "../live/event-stream.ts";
@@ -67,6 +67,7 @@ interface Block {
   kind: StreamChunk["kind"];
   text: string;
   seq: number;
+  created: string;
 }
 
 /** Consecutive text or thought chunks (streamed tokens) read as one paragraph. */
@@ -76,7 +77,7 @@ function blocks(chunks: StreamChunk[]): Block[] {
     const prev = out[out.length - 1];
     if (prev && prev.kind === c.kind && (c.kind === "text" || c.kind === "thought"))
       prev.text += c.text;
-    else out.push({ kind: c.kind, text: c.text, seq: c.seq });
+    else out.push({ kind: c.kind, text: c.text, seq: c.seq, created: c.created });
   }
   return out;
 }
@@ -88,7 +89,29 @@ const LABEL: Record<string, string> = {
   notice: "notice",
 };
 
-export function Transcript({ taskId }: { taskId: number }) {
+type Line = { block: Block } | { rejected: RejectedSubmission };
+
+/** The transcript's blocks with the rejected submissions placed among them by time. */
+function lines(blocks: Block[], rejected: RejectedSubmission[]): Line[] {
+  const out: Line[] = [];
+  let r = 0;
+  for (const block of blocks) {
+    while (r < rejected.length && Date.parse(rejected[r].created) < Date.parse(block.created)) {
+      out.push({ rejected: rejected[r++] });
+    }
+    out.push({ block });
+  }
+  while (r < rejected.length) out.push({ rejected: rejected[r++] });
+  return out;
+}
+
+export function Transcript({
+  taskId,
+  rejected = [],
+}: {
+  taskId: number;
+  rejected?: RejectedSubmission[];
+}) {
   const { chunks, live, error } = useTranscript(taskId);
   const box = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
@@ -115,17 +138,40 @@ export function Transcript({ taskId }: { taskId: number }) {
           stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
         }}
       >
-        {chunks.length === 0 && <div className="muted small">No transcript for this attempt.</div>}
-        {blocks(chunks).map((b) => (
-          <div key={b.seq} className={`chunk chunk-${b.kind}`} data-chunk={b.kind}>
-            {b.kind !== "text" && <span className="chunk-label">{LABEL[b.kind] ?? b.kind}</span>}
-            {b.kind === "text" ? (
-              <Markdown text={b.text} className="chunk-text" />
-            ) : (
-              <div className="chunk-text">{b.text}</div>
-            )}
-          </div>
-        ))}
+        {chunks.length === 0 && rejected.length === 0 && (
+          <div className="muted small">No transcript for this attempt.</div>
+        )}
+        {lines(blocks(chunks), rejected).map((line) => {
+          if ("rejected" in line) {
+            const n = line.rejected.errors.length;
+            return (
+              <div
+                key={`r${line.rejected.event_id}`}
+                className="chunk chunk-rejected"
+                data-chunk="rejected"
+              >
+                <span className="chunk-label">submission rejected</span>
+                <div className="chunk-text">
+                  {n} validation error{n === 1 ? "" : "s"}:{" "}
+                  {line.rejected.errors
+                    .map((e) => `${e.loc.join(".") || "(root)"}: ${e.msg}`)
+                    .join("; ")}
+                </div>
+              </div>
+            );
+          }
+          const b = line.block;
+          return (
+            <div key={b.seq} className={`chunk chunk-${b.kind}`} data-chunk={b.kind}>
+              {b.kind !== "text" && <span className="chunk-label">{LABEL[b.kind] ?? b.kind}</span>}
+              {b.kind === "text" ? (
+                <Markdown text={b.text} className="chunk-text" />
+              ) : (
+                <div className="chunk-text">{b.text}</div>
+              )}
+            </div>
+          );
+        })}
       </div>
     </div>
   );
