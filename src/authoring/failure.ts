@@ -9,6 +9,20 @@ export function classifyFailure(err: unknown): { retryable: boolean; error: stri
   return { retryable: !(isGraphError(err) || isNonRetryable(err)), error: describeError(err) };
 }
 
+/** Longest stack kept with an attempt; a longer one keeps its start (where it threw). */
+const MAX_STACK = 16_384;
+const TSX_NAMESPACE = /\?tsx-namespace=[\w-]+/g;
+
+/** The stack of a thrown error (where the body threw), or null for a value without one. */
+export function errorStack(err: unknown): string | null {
+  if (!(err instanceof Error || looksLikeError(err))) return null;
+  const stack = (err as Error).stack;
+  if (typeof stack !== "string" || stack === "") return null;
+  // The loader's module namespaces (`file.ts?tsx-namespace=...`) say nothing to a reader.
+  const plain = stack.replace(TSX_NAMESPACE, "");
+  return plain.length > MAX_STACK ? `${plain.slice(0, MAX_STACK)}\n    ...` : plain;
+}
+
 /** A one-line message such as `NonRetryable: empty ticket` or `Error: boom`. */
 export function describeError(err: unknown): string {
   return oneLine(rawDescription(err));

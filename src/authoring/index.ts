@@ -11,7 +11,7 @@ export {
   NodeTimeout,
   NonRetryable,
 } from "./errors.ts";
-export { classifyFailure, describeError } from "./failure.ts";
+export { classifyFailure, describeError, errorStack } from "./failure.ts";
 export { toJson } from "./json.ts";
 export type { LoadedWorkflow } from "./loaded-workflow.ts";
 export { edgeRefs, isEdgeRef, isTransition, makeEdgeRef } from "./refs.ts";

@@ -94,6 +94,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/workflows/{name}/failures": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The workflow's failed attempts grouped by message, most frequent first */
+    get: operations["workflowFailures"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/workflows/{name}/source": {
     parameters: {
       query?: never;
@@ -503,6 +520,23 @@ export interface paths {
     };
     /** The attempt's rejected agent submissions, with their validation errors */
     get: operations["taskRejections"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/tasks/{task_id}/error": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The attempt's error with the stack where its body threw */
+    get: operations["taskError"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1557,6 +1591,13 @@ export interface components {
       /** @description Why it did not fit the output model. */
       errors: components["schemas"]["ValidationError"][];
     };
+    TaskError: {
+      task_id: number;
+      /** @description The one-line error, as `TaskView.error`. */
+      error: string | null;
+      /** @description The stack of the error the body threw (where it threw); null when the attempt did not fail, threw a value without one, or failed before stacks were kept. */
+      stack: string | null;
+    };
     TaskDetail: {
       id: number;
       run_id: string;
@@ -1756,6 +1797,20 @@ export interface components {
     RemovedWorkflowOut: {
       workflow: string;
       task_ids: number[];
+    };
+    /** @description A workflow's failed attempts grouped by their error message. */
+    FailureGroup: {
+      /** @description The one-line error the attempts failed with. */
+      message: string;
+      /** @description Failed and dead-lettered attempts with that message. */
+      count: number;
+      last_task_id: number;
+      last_run_id: string;
+      /**
+       * Format: date-time
+       * @description When the latest of them failed.
+       */
+      last_at: string;
     };
     SourceOut: {
       file: string;
@@ -2167,6 +2222,55 @@ export interface operations {
       };
       /** @description Default Response */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  workflowFailures: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FailureGroup"][];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -3707,6 +3811,55 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["RejectedSubmission"][];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  taskError: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        task_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TaskError"];
         };
       };
       /** @description Default Response */

@@ -106,6 +106,8 @@ export interface TaskRecord {
   used_s: number;
   /** When the attempt last went waiting (for `waited_s`). */
   waiting_since: number | null;
+  /** The stack of the error its body threw (where it threw), null when none was given. */
+  error_stack: string | null;
 }
 
 export type NewTask = Omit<
@@ -123,6 +125,7 @@ export type NewTask = Omit<
   | "token_hash"
   | "used_s"
   | "waiting_since"
+  | "error_stack"
 >;
 
 /** What `insertTask` answers in the fields a NewTask leaves out: ready, unclaimed, unfinished. */
@@ -139,6 +142,7 @@ export const NEW_TASK_STATE = {
   token_hash: null,
   used_s: 0,
   waiting_since: null,
+  error_stack: null,
 } as const satisfies Omit<TaskRecord, keyof NewTask | "id">;
 
 export type LogAuthor = "agent" | "engine" | "user";

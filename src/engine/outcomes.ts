@@ -1,7 +1,7 @@
 // Recording how an attempt ended. Each outcome is one unit of work guarded by the attempt's
 // claim: if an operator cancelled, moved or re-set the task meanwhile, the guard fails and the
 // late result is discarded, so a transition is never applied twice or after it was revoked.
-import { classifyFailure, type Routing } from "../authoring/index.ts";
+import { classifyFailure, errorStack, type Routing } from "../authoring/index.ts";
 import { staleOpenRequests } from "./ask.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
 import type { Json, TaskRecord } from "./domain.ts";
@@ -80,7 +80,7 @@ export async function failAttempt(
     const status = willRetry ? "failed" : "dead_letter";
     const failed = await work.tx.updateTask(
       task.id,
-      { status, finished: work.now, error, token_hash: null },
+      { status, finished: work.now, error, error_stack: errorStack(err), token_hash: null },
       { status: GOING, claim: task.claim },
     );
     if (!failed) return { kind: "discarded" };

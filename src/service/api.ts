@@ -6,6 +6,7 @@ import type {
   Created,
   EditRun,
   EventEnvelope,
+  FailureGroup,
   GraphOut,
   HealthOut,
   LogEntry,
@@ -27,6 +28,7 @@ import type {
   SourceOut,
   StreamOut,
   TaskDetail,
+  TaskError,
   TaskExplain,
   TaskRef,
   WorkflowOut,
@@ -77,6 +79,8 @@ export interface OperatorService {
    * answers 404 without it.
    */
   workflowSource?(name: string): Promise<SourceOut>;
+  /** The workflow's failed attempts grouped by message, most frequent first. */
+  workflowFailures(name: string): Promise<FailureGroup[]>;
 
   submitRun(
     workflow: string,
@@ -120,6 +124,8 @@ export interface OperatorService {
   explainTask(taskId: number): Promise<TaskExplain>;
   /** The attempt's rejected agent submissions, oldest first. */
   taskRejections(taskId: number): Promise<RejectedSubmission[]>;
+  /** The attempt's error with the stack where its body threw. */
+  taskError(taskId: number): Promise<TaskError>;
 
   listRequests(query: RequestListQuery): Promise<RequestView[]>;
   getRequest(requestId: number): Promise<RequestView>;

@@ -154,6 +154,39 @@ export class EngineOperatorService implements OperatorService {
     return source;
   }
 
+  // Read from the store's failed and dead-lettered attempts (every workflow's: the store has no
+  // index by workflow), so it costs in proportion to the failures kept.
+  async workflowFailures(name: string): Promise<S.FailureGroup[]> {
+    this.#workflow(name);
+    const failed = await this.store.listTasks({ status: ["failed", "dead_letter"] });
+    const ofWorkflow = new Map<string, boolean>();
+    const groups = new Map<string, { count: number; last: TaskRecord }>();
+    for (const task of failed) {
+      let mine = ofWorkflow.get(task.run_id);
+      if (mine === undefined) {
+        mine = (await this.store.getRun(task.run_id))?.workflow === name;
+        ofWorkflow.set(task.run_id, mine);
+      }
+      if (!mine) continue;
+      const message = task.error ?? "(no message)";
+      const group = groups.get(message);
+      if (!group) groups.set(message, { count: 1, last: task });
+      else {
+        group.count += 1;
+        if ((task.finished ?? 0) >= (group.last.finished ?? 0)) group.last = task;
+      }
+    }
+    return [...groups.entries()]
+      .map(([message, { count, last }]) => ({
+        message,
+        count,
+        last_task_id: last.id,
+        last_run_id: last.run_id,
+        last_at: isoTime(last.finished ?? last.created),
+      }))
+      .sort((a, b) => b.count - a.count || b.last_at.localeCompare(a.last_at));
+  }
+
   #workflow(name: string): S.WorkflowOut {
     const wf = this.engine.registry.workflows.get(name);
     if (!wf) throw new ServiceError("unknown_workflow", `Workflow ${name} is not registered.`);
@@ -389,6 +422,11 @@ export class EngineOperatorService implements OperatorService {
         created: isoTime(e.created),
         errors: (e.data.errors ?? []) as S.ValidationError[],
       }));
+  }
+
+  async taskError(taskId: number): Promise<S.TaskError> {
+    const task = await requireTask(this.store, taskId);
+    return { task_id: task.id, error: task.error, stack: task.error_stack };
   }
 
   async listRequests(query: RequestListQuery): Promise<S.RequestView[]> {

@@ -109,6 +109,10 @@ export function fixtureService(calls: Call[] = []): OperatorService {
       if (name !== "triage") throw notFound("Workflow", name);
       return workflowOut;
     },
+    workflowFailures: async (name) => {
+      if (name !== "triage") throw notFound("Workflow", name);
+      return [];
+    },
     submitRun: async (wf, body) => seen("submitRun", { run_id: RUN_ID }, wf, body),
     submitRunOnce: async (wf, body, key) =>
       seen("submitRunOnce", { created: { run_id: RUN_ID }, replayed: false }, wf, body, key),
@@ -156,6 +160,7 @@ export function fixtureService(calls: Call[] = []): OperatorService {
         reasons: [{ code: "next" as const, message: "next", pool: "default" }],
       })),
     taskRejections: async (id) => ofTask(id, () => []),
+    taskError: async (id) => ofTask(id, () => ({ task_id: id, error: null, stack: null })),
     listRequests: async (query) => seen("listRequests", [request], query),
     getRequest: async (id) => ofRequest(id, () => request),
     answerRequest: async (id, body) => ofRequest(id, () => seen("answerRequest", request, body)),

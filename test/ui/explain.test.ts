@@ -1,6 +1,6 @@
 // The task drawer in a browser: "Why is this not running?" for a task waiting on a person
-// (refreshable), and an agent's rejected submission beside the accepted one and as a line of
-// its transcript.
+// (refreshable), an agent's rejected submission beside the accepted one and as a line of its
+// transcript, a failed attempt's stack folded under its error; a workflow's failures grouped.
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -68,6 +68,27 @@ describe("the task drawer", () => {
     const line = page.locator(".chunk[data-chunk=rejected]");
     await line.waitFor();
     expect(await line.textContent()).toContain("1 validation error");
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it("folds a failed attempt's stack under its error; the workflow groups its failures", async () => {
+    const id = await submitRun(s, "chain", "fail");
+    const failed = await firstTask(id, "dead_letter");
+    await submitRun(s, "chain", "fail");
+    const page = await openConsole(browser, s, `/runs/${id}?task=${failed.id}`);
+    const stack = page.locator(".drawer details.error-stack");
+    await stack.waitFor();
+    expect(await stack.getAttribute("open")).toBeNull();
+    expect(await stack.locator("pre").isVisible()).toBe(false);
+    await stack.locator("summary").click();
+    expect(await stack.locator("pre").textContent()).toContain("NonRetryable: asked to fail");
+    expect(await stack.locator("pre").textContent()).toContain("flows.ts");
+    await page.goto(`${s.url}/workflows/chain`);
+    const group = page.locator(".failures-card .failure-group");
+    await group.first().waitFor();
+    expect(await group.first().getAttribute("data-count")).toBe("2");
+    expect(await group.first().textContent()).toContain("NonRetryable: asked to fail");
     expect(page.errors).toEqual([]);
     await page.close();
   }, 60_000);

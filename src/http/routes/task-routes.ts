@@ -9,6 +9,7 @@ import {
   SetStatus,
   StreamOut,
   TaskDetail,
+  TaskError,
   TaskExplain,
   TaskPath,
   TaskRef,
@@ -103,6 +104,20 @@ export function registerTaskRoutes(app: ZodApp, service: OperatorService): void 
       },
     },
     (request) => service.taskRejections(request.params.task_id),
+  );
+  app.get(
+    "/api/tasks/:task_id/error",
+    {
+      schema: {
+        ...OPERATOR,
+        tags,
+        operationId: "taskError",
+        summary: "The attempt's error with the stack where its body threw",
+        params: TaskPath,
+        response: { 200: TaskError, ...refusals(401, 404, 422) },
+      },
+    },
+    (request) => service.taskError(request.params.task_id),
   );
   app.get(
     "/api/tasks/:task_id/stream",

@@ -1,7 +1,7 @@
 // /api/workflows: the registered workflows as the engine has them.
 import { z } from "zod";
 import type { OperatorService } from "../../service/api.ts";
-import { WorkflowOut, WorkflowPath } from "../../service/schemas/index.ts";
+import { FailureGroup, WorkflowOut, WorkflowPath } from "../../service/schemas/index.ts";
 import { OPERATOR, refusals, type ZodApp } from "./route-kit.ts";
 
 const tags = ["workflows"];
@@ -33,5 +33,19 @@ export function registerWorkflowRoutes(app: ZodApp, service: OperatorService): v
       },
     },
     (request) => service.getWorkflow(request.params.name),
+  );
+  app.get(
+    "/api/workflows/:name/failures",
+    {
+      schema: {
+        ...OPERATOR,
+        tags,
+        operationId: "workflowFailures",
+        summary: "The workflow's failed attempts grouped by message, most frequent first",
+        params: WorkflowPath,
+        response: { 200: z.array(FailureGroup), ...refusals(401, 404) },
+      },
+    },
+    (request) => service.workflowFailures(request.params.name),
   );
 }

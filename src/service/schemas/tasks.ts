@@ -71,6 +71,20 @@ export const RejectedSubmission = named(
 );
 export type RejectedSubmission = z.infer<typeof RejectedSubmission>;
 
+export const TaskError = named(
+  "TaskError",
+  z.object({
+    task_id: int(),
+    error: doc(z.string().nullable(), "The one-line error, as `TaskView.error`."),
+    stack: doc(
+      z.string().nullable(),
+      "The stack of the error the body threw (where it threw); null when the attempt did not " +
+        "fail, threw a value without one, or failed before stacks were kept.",
+    ),
+  }),
+);
+export type TaskError = z.infer<typeof TaskError>;
+
 export const TaskDetail = named(
   "TaskDetail",
   TaskView.extend({ submissions: z.array(SubmissionOut) }),

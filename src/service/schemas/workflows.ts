@@ -1,7 +1,7 @@
 // Registered workflows: their description, registration bodies and source view.
 import { z } from "zod";
 import { MAX_TARGET_LENGTH } from "../limits.ts";
-import { doc, int, named, nameInput } from "./common.ts";
+import { doc, int, isoDate, named, nameInput } from "./common.ts";
 import { ActionOut, PanelOut } from "./plugins.ts";
 
 export const NodeOut = named(
@@ -85,6 +85,19 @@ export const RemovedWorkflowOut = named(
   }),
 );
 export type RemovedWorkflowOut = z.infer<typeof RemovedWorkflowOut>;
+
+export const FailureGroup = named(
+  "FailureGroup",
+  z.object({
+    message: doc(z.string(), "The one-line error the attempts failed with."),
+    count: doc(int(), "Failed and dead-lettered attempts with that message."),
+    last_task_id: int(),
+    last_run_id: z.string(),
+    last_at: doc(isoDate(), "When the latest of them failed."),
+  }),
+  "A workflow's failed attempts grouped by their error message.",
+);
+export type FailureGroup = z.infer<typeof FailureGroup>;
 
 export const SourceOut = named(
   "SourceOut",

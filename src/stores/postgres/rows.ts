@@ -55,6 +55,7 @@ export function toTask(r: Row): TaskRecord {
     token_hash: r.token_hash,
     used_s: r.used_s,
     waiting_since: r.waiting_since,
+    error_stack: r.error_stack ?? null,
   };
 }
 

@@ -44,6 +44,7 @@ const TASKS: PatchTable = {
     "token_hash",
     "used_s",
     "waiting_since",
+    "error_stack",
   ],
   json: ["payload", "result", "branch", "lineage", "stats"],
 };

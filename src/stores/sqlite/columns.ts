@@ -50,6 +50,7 @@ export const taskCodec = makeCodec<TaskRecord>({
   token_hash: "plain",
   used_s: "plain",
   waiting_since: "plain",
+  error_stack: "plain",
 });
 
 export const logCodec = makeCodec<LogRecord>({

@@ -17,6 +17,7 @@ const UNSET = {
   token_hash: null,
   used_s: 0,
   waiting_since: null,
+  error_stack: null,
 } as const;
 
 export function tasksContract(h: Harness): void {
@@ -76,6 +77,7 @@ export function tasksContract(h: Harness): void {
         token_hash: "ab".repeat(32),
         used_s: 1.25,
         waiting_since: 15,
+        error_stack: "Error: boom\n    at body (/wf/flows.ts:3:9)",
       };
       const updated = await h.store.transact((tx) => tx.updateTask(task.id, patch));
       expect(updated).toStrictEqual({ ...task, ...patch });

@@ -42,3 +42,5 @@ export type ValidationIssue = Schemas["ValidationError"];
 export type TaskExplain = Schemas["TaskExplain"];
 export type ExplainReason = Schemas["ExplainReason"];
 export type RejectedSubmission = Schemas["RejectedSubmission"];
+export type TaskError = Schemas["TaskError"];
+export type FailureGroup = Schemas["FailureGroup"];

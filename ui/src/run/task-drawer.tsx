@@ -1,7 +1,13 @@
 // One attempt in the drawer: detail, live transcript, submissions, actions and task panels.
 import { useCallback, useState } from "react";
 import { get } from "../api/client.ts";
-import type { GraphOut, RejectedSubmission, RunDetail, TaskDetail } from "../api/types.ts";
+import type {
+  GraphOut,
+  RejectedSubmission,
+  RunDetail,
+  TaskDetail,
+  TaskError,
+} from "../api/types.ts";
 import { ErrorNote } from "../components/error-note.tsx";
 import { JsonView } from "../components/json-view.tsx";
 import { StatusBadge } from "../components/status.tsx";
@@ -38,6 +44,19 @@ function Facts({ task }: { task: TaskDetail }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+/** The stack where the body threw, folded: most readers want the message above. */
+function ErrorStack({ taskId }: { taskId: number }) {
+  const stack = useQuery(`task/${taskId}/error`, () => get<TaskError>(`/api/tasks/${taskId}/error`))
+    .data?.stack;
+  if (!stack) return null;
+  return (
+    <details className="error-stack">
+      <summary>Stack</summary>
+      <pre>{stack}</pre>
+    </details>
   );
 }
 
@@ -145,6 +164,7 @@ export function TaskDrawer({
                 <PanelList panels={cards} scope={scope} />
                 <ExplainSection task={t} />
                 {t.error && <pre className="error-detail">{t.error}</pre>}
+                {t.error && <ErrorStack taskId={taskId} />}
                 <Facts task={t} />
                 <JsonView label="payload" value={t.payload} open />
                 <JsonView label="result" value={t.result} open />

@@ -14,6 +14,7 @@ import { panelTitle } from "../plugins/manifest.ts";
 import { PanelList, usePanels } from "../plugins/panels.tsx";
 import { Link, navigate } from "../router.tsx";
 import { SubmitRunDialog } from "../runs/submit-run.tsx";
+import { FailuresCard } from "./failures-card.tsx";
 import { NodesTable } from "./nodes-table.tsx";
 import { SourceView } from "./source-view.tsx";
 import { RemoveDialog, WorkflowDialog } from "./workflow-dialogs.tsx";
@@ -151,6 +152,7 @@ export function WorkflowDetail({ name }: { name: string }) {
         </div>
         <aside className="run-side">
           <NodesTable workflow={data} />
+          <FailuresCard name={name} />
           <PanelList panels={cards} scope={{}} />
         </aside>
       </div>
