@@ -26,6 +26,7 @@ const ENDPOINTS = [
   "GET /api/workflows",
   "GET /api/workflows/{name}",
   "POST /api/workflows/{name}/runs",
+  "POST /api/workflows/{name}/runs/batch",
   "GET /api/runs",
   "GET /api/runs/counts",
   "GET /api/runs/{run_id}",
