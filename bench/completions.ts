@@ -97,6 +97,29 @@ export async function submitMany(
   return { sentAt, firstSentAt, lastAnsweredAt: performance.now() };
 }
 
+/**
+ * Submits `count` runs in batch requests of at most `size`, one after the other (each batch is
+ * one transaction on the server). Every run of a batch counts as sent when its request was.
+ */
+export async function submitBatches(
+  client: HttpClient,
+  workflow: string,
+  count: number,
+  size: number,
+  title: (i: number) => string,
+): Promise<Submitted> {
+  const sentAt = new Map<string, number>();
+  const firstSentAt = performance.now();
+  for (let start = 0; start < count; start += size) {
+    const titles = Array.from({ length: Math.min(size, count - start) }, (_, k) =>
+      title(start + k),
+    );
+    const sent = performance.now();
+    for (const id of await client.submitBatch(workflow, titles)) sentAt.set(id, sent);
+  }
+  return { sentAt, firstSentAt, lastAnsweredAt: performance.now() };
+}
+
 /** When the last of `ids` ended. */
 export function lastEnd(completions: Completions, ids: Iterable<string>): number {
   let last = 0;

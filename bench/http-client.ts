@@ -59,6 +59,14 @@ export class HttpClient {
     return JSON.parse(reply.text).run_id;
   }
 
+  /** Submits runs in one batch request (all or nothing); answers their ids in order. */
+  async submitBatch(workflow: string, titles: string[]): Promise<string[]> {
+    const body = titles.map((title) => ({ title }));
+    const reply = await this.request("POST", `/api/workflows/${workflow}/runs/batch`, body);
+    if (reply.status !== 201) throw new Error(`batch ${workflow}: ${reply.status} ${reply.text}`);
+    return (JSON.parse(reply.text) as Array<{ run_id: string }>).map((c) => c.run_id);
+  }
+
   close(): void {
     this.#agent.destroy();
   }

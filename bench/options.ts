@@ -3,7 +3,7 @@
 // BENCH_* variable below overrides one size.
 import { join } from "node:path";
 
-export const WORKLOADS = ["W1", "W1F", "W2", "W3", "W4", "W5"] as const;
+export const WORKLOADS = ["W1", "W1B", "W1F", "W2", "W3", "W4", "W5"] as const;
 export type WorkloadName = (typeof WORKLOADS)[number];
 
 export interface BenchOptions {

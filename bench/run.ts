@@ -11,7 +11,7 @@ import { BLANK, type Figure, medianFigure, round, table } from "./figures.ts";
 import { type BenchOptions, readOptions, type WorkloadName } from "./options.ts";
 import { waitForQuiet } from "./quiet.ts";
 import { killAllServers } from "./server-handle.ts";
-import { w1, w3, w4 } from "./workloads/batch.ts";
+import { w1, w1b, w3, w4 } from "./workloads/batch.ts";
 import { w2 } from "./workloads/latency.ts";
 import { w5 } from "./workloads/read-side.ts";
 
@@ -19,6 +19,7 @@ type Measure = (options: BenchOptions, rep: number) => Promise<Figure | Figure[]
 
 const MEASURES: Record<WorkloadName, Measure> = {
   W1: (o, r) => w1(o, r),
+  W1B: w1b,
   W1F: (o, r) => w1(o, r, true),
   W2: w2,
   W3: w3,

@@ -1,6 +1,6 @@
 // W1, W1F, W3, W4: a batch of runs submitted at once over HTTP (a bounded number of requests in
 // flight), timed from the first submit to the last `run.completed` seen on the event stream.
-import { endedBy, lastEnd, submitMany } from "../completions.ts";
+import { endedBy, lastEnd, submitBatches, submitMany } from "../completions.ts";
 import { BLANK, type Figure, round } from "../figures.ts";
 import type { BenchOptions } from "../options.ts";
 import { cpuTimes } from "../quiet.ts";
@@ -19,6 +19,8 @@ interface Batch {
   capacity: number;
   title: string;
   synchronous?: "FULL";
+  /** Runs per batch request (`POST .../runs/batch`); absent: one submit request per run. */
+  batchSize?: number;
 }
 
 interface BatchResult {
@@ -50,9 +52,10 @@ async function runRound(s: Session, options: BenchOptions, batch: Batch): Promis
   const driverBefore = process.cpuUsage();
   const machineBefore = cpuTimes().busy;
   const diskBefore = s.server.diskBytes();
-  const sent = await submitMany(s.client, batch.workflow, batch.runs, options.inFlight, () => {
-    return batch.title;
-  });
+  const title = () => batch.title;
+  const sent = batch.batchSize
+    ? await submitBatches(s.client, batch.workflow, batch.runs, batch.batchSize, title)
+    : await submitMany(s.client, batch.workflow, batch.runs, options.inFlight, title);
   const ids = [...sent.sentAt.keys()];
   await s.completions.waitFor(ids, options.timeoutMs);
   return {
@@ -121,6 +124,23 @@ function figures(batch: Batch, results: BatchResult[], extra: Partial<Figure>): 
     const workload = i === 0 ? batch.workload : `${batch.workload}-warm`;
     return { ...throughput({ ...batch, workload }, r), ...extra };
   });
+}
+
+/**
+ * W1B: W1's runs submitted in two batch requests instead of one request each, so its server
+ * CPU per run beside W1's is what the batch endpoint saves.
+ */
+export async function w1b(options: BenchOptions, rep: number): Promise<Figure[]> {
+  const batch: Batch = {
+    workload: "W1B",
+    workflow: "chain3",
+    runs: options.w1.runs,
+    steps: 3,
+    capacity: options.w1.capacity,
+    title: "chain",
+    batchSize: Math.ceil(options.w1.runs / 2),
+  };
+  return figures(batch, await runBatch(options, batch, rep), { note: "2 batch submits" });
 }
 
 export async function w1(options: BenchOptions, rep: number, full = false): Promise<Figure[]> {

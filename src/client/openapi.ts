@@ -199,6 +199,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/workflows/{name}/runs/batch": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Queue several runs of a workflow at once
+     * @description Queues every run of the array, in order, in one transaction: all are created, or none when any item is refused (422, each issue's `loc` naming its item's index). Answers the created runs in the array's order. An `Idempotency-Key` header is refused (422): a batch is not deduplicated.
+     */
+    post: operations["submitRuns"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/runs": {
     parameters: {
       query?: never;
@@ -802,6 +822,7 @@ export interface components {
       /** @description The run's input, any JSON value: the start node's payload holds it as `input`. Checked against the workflow's `input_schema` when it declares one. Absent or null: none. */
       input?: unknown;
     };
+    NewRunsInput: components["schemas"]["NewRunInput"][];
     /** @description An absent field is left alone; an edit naming neither field changes nothing. */
     EditRunInput: {
       title?: string | null;
@@ -1701,6 +1722,7 @@ export interface components {
       /** @description The run's input, any JSON value: the start node's payload holds it as `input`. Checked against the workflow's `input_schema` when it declares one. Absent or null: none. */
       input?: unknown;
     };
+    NewRuns: components["schemas"]["NewRun"][];
     /** @description An absent field is left alone; an edit naming neither field changes nothing. */
     EditRun: {
       title?: string | null;
@@ -2566,6 +2588,77 @@ export interface operations {
       };
       /** @description Default Response */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  submitRuns: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["NewRunsInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Created"][];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      404: {
         headers: {
           [name: string]: unknown;
         };

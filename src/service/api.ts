@@ -87,6 +87,14 @@ export interface OperatorService {
     body: { title: string; description?: string; input?: unknown },
   ): Promise<Created>;
   /**
+   * Several submits of one workflow in one transaction (http.md "Batch submit"): every item is
+   * checked first, and a misfit anywhere queues none (422, each issue under its item's index).
+   */
+  submitRuns(
+    workflow: string,
+    bodies: ReadonlyArray<{ title: string; description?: string; input?: unknown }>,
+  ): Promise<Created[]>;
+  /**
    * A submit under an `Idempotency-Key` (http.md "Idempotent submits"): within the window the
    * same key with the same workflow and body answers the run made first (`replayed`); a key
    * used with another workflow or body is refused (409 `conflict`).

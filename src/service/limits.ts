@@ -25,5 +25,8 @@ export const MAX_OPTIONS = 100;
 /** The event stream's `names` query (its comma-separated globs together). */
 export const MAX_EVENT_NAMES_LENGTH = 1_024;
 
+/** The most runs one batch submit queues (`POST /api/workflows/{name}/runs/batch`). */
+export const MAX_SUBMIT_BATCH = 1_000;
+
 /** The largest page of the run list (`GET /api/runs?limit=`). */
 export const MAX_RUN_PAGE = 1_000;

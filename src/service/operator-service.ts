@@ -7,11 +7,12 @@ import {
   type RunRecord,
   type StoreProbe,
   type StoreReader,
+  type SubmitInput,
   type TaskRecord,
 } from "../engine/index.ts";
 import { readSource } from "../loading/index.ts";
 import type { OperatorService, PageQuery, RequestListQuery, RunListQuery, RunPage } from "./api.ts";
-import { commanded, notFound, ServiceError } from "./errors.ts";
+import { commanded, notFound, ServiceError, type ValidationIssue, validation } from "./errors.ts";
 import { Explainer } from "./explain.ts";
 import { bodyHash } from "./idempotency.ts";
 import { checkRunInput } from "./run-input.ts";
@@ -201,6 +202,37 @@ export class EngineOperatorService implements OperatorService {
     const input = checkRunInput(wf, body.input) as Json | undefined;
     const submit = { title: body.title, description: body.description, input };
     return { run_id: await commanded(this.commands.submitRun(workflow, submit)) };
+  }
+
+  async submitRuns(
+    workflow: string,
+    bodies: ReadonlyArray<{ title: string; description?: string; input?: unknown }>,
+  ): Promise<S.Created[]> {
+    const wf = this.engine.registry.workflows.get(workflow);
+    if (!wf) throw new ServiceError("unknown_workflow", `Workflow ${workflow} is not registered.`);
+    // Every item is checked before anything is written; the refusal lists every misfit, each
+    // under its item's index (`["body", 3, "input", ...]`).
+    const issues: ValidationIssue[] = [];
+    const submits = bodies.map((body, index) => {
+      try {
+        const input = checkRunInput(wf, body.input) as Json | undefined;
+        return { title: body.title, description: body.description, input };
+      } catch (err) {
+        if (!(err instanceof ServiceError) || err.code !== "validation") throw err;
+        for (const issue of err.extras.errors as ValidationIssue[]) {
+          issues.push({ ...issue, loc: [issue.loc[0], index, ...issue.loc.slice(1)] });
+        }
+        return null;
+      }
+    });
+    if (issues.length) {
+      throw validation(
+        "Some runs' input does not match the workflow's input schema; none was queued.",
+        issues,
+      );
+    }
+    const ids = await commanded(this.commands.submitRuns(workflow, submits as SubmitInput[]));
+    return ids.map((run_id) => ({ run_id }));
   }
 
   async submitRunOnce(

@@ -27,6 +27,7 @@ const ENDPOINTS = [
   "GET /api/workflows/{name}",
   "GET /api/workflows/{name}/failures",
   "POST /api/workflows/{name}/runs",
+  "POST /api/workflows/{name}/runs/batch",
   "GET /api/runs",
   "GET /api/runs/counts",
   "GET /api/runs/{run_id}",

@@ -114,6 +114,13 @@ export function fixtureService(calls: Call[] = []): OperatorService {
       return [];
     },
     submitRun: async (wf, body) => seen("submitRun", { run_id: RUN_ID }, wf, body),
+    submitRuns: async (wf, bodies) =>
+      seen(
+        "submitRuns",
+        bodies.map(() => ({ run_id: RUN_ID })),
+        wf,
+        bodies,
+      ),
     submitRunOnce: async (wf, body, key) =>
       seen("submitRunOnce", { created: { run_id: RUN_ID }, replayed: false }, wf, body, key),
     listRuns: async (query) => seen("listRuns", [summary], query),

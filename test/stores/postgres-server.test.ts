@@ -83,6 +83,38 @@ describe.skipIf(skipped)(title, () => {
     }
   });
 
+  it("queues a batch of runs in one transaction: all of them, or none when one item is refused", async () => {
+    const schema = freshSchema("batch");
+    schemas.push(schema);
+    const s = await startTestServer(tomlWithStore(withSchema(postgres.url!, schema)), freshDir());
+    try {
+      const items = Array.from({ length: 40 }, (_, i) => ({ title: `p${i},q${i}` }));
+      const refused = await s.call("POST", "/api/workflows/fan/runs/batch", [
+        ...items.slice(0, 3),
+        { title: "" },
+      ]);
+      expect(refused.status).toBe(422);
+      expect(refused.body.errors[0].loc).toEqual(["body", 3, "title"]);
+      expect((await s.call("GET", "/api/runs")).body).toEqual([]);
+      const created = await s.call("POST", "/api/workflows/fan/runs/batch", items);
+      expect(created.status).toBe(201);
+      const ids = created.body.map((c: { run_id: string }) => c.run_id);
+      const listed = (await s.call("GET", "/api/runs")).body;
+      expect(listed.map((r: { id: string }) => r.id)).toEqual(ids);
+      expect(listed.map((r: { position: number }) => r.position)).toEqual(
+        items.map((_, i) => i + 1),
+      );
+      await eventually(async () => {
+        const runs = (await s.call("GET", "/api/runs")).body as Array<{ status: string }>;
+        return runs.every((r) => r.status === "completed") || undefined;
+      }, "the 40 batch runs completed");
+      const last = await s.call("GET", `/api/runs/${ids[39]}`);
+      expect(last.body.output).toBe("P39+Q39");
+    } finally {
+      await s.stop();
+    }
+  });
+
   it("refuses to start on an unreachable server, naming it without the password", async () => {
     const url = new URL(postgres.url!);
     url.username = "ym";

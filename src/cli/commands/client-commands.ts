@@ -34,8 +34,8 @@ export const CLIENT_COMMANDS: readonly CommandEntry[] = [
   entry("show", "show RUN", "show a run: fields, output, tasks", () => import("./show.ts")),
   entry(
     "submit",
-    "submit WORKFLOW --title T [--description D] [--idempotency-key K] [--wait]",
-    "queue a run, print its id; --wait follows it to its end; a key makes it safe to repeat",
+    "submit WORKFLOW (--title T [--description D] [--input JSON] [--idempotency-key K] [--wait] | --from-file runs.jsonl)",
+    "queue a run, print its id; --wait follows it to its end; a key makes it safe to repeat; --from-file queues one run per line",
     () => import("./submit.ts"),
   ),
   entry("cancel", "cancel RUN", "cancel a run and its outstanding tasks", runActions, "cancel"),

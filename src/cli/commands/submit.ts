@@ -1,12 +1,14 @@
 // `yardmaster submit WORKFLOW --title T [--description D] [--input JSON] [--idempotency-key K]
 // [--wait]`: queue a run and print its id as the last stdout line; with --wait, follow it to its
 // end and exit 0 only if it completed. With a key, running the command again answers the run it
-// made first.
+// made first. `yardmaster submit WORKFLOW --from-file runs.jsonl` queues one run per line through
+// the batch endpoint (submit-batch.ts).
 import { EXIT_FAILED, EXIT_OK } from "../cli-io.ts";
 import { EXIT_INTERRUPTED, interruptSignal } from "../client/client-io.ts";
 import { type ClientContext, clientCommand, printJson } from "../client/command-kit.ts";
 import { waitForRun } from "../client/run-waiter.ts";
 import { jsonOption, stringOption, UsageError } from "../parse-args.ts";
+import { submitFromFile } from "./submit-batch.ts";
 
 export const run = clientCommand("submit", {
   positionals: ["WORKFLOW"],
@@ -16,9 +18,12 @@ export const run = clientCommand("submit", {
     input: "string",
     "idempotency-key": "string",
     wait: "boolean",
+    "from-file": "string",
   },
   async run(ctx) {
     const { client, args, parsed, io, json } = ctx;
+    const file = stringOption(parsed, "from-file");
+    if (file !== undefined) return submitFromFile(ctx, file);
     const title = stringOption(parsed, "title");
     if (title === undefined) throw new UsageError("missing --title T");
     if (title === "") throw new UsageError("--title T must not be empty");

@@ -49,6 +49,11 @@ export class Commands {
    * Queues a run under an `Idempotency-Key`: within the window, the same key with the same
    * workflow and body answers the run it made first (`replayed`); with another, `conflict`.
    */
+  /** Queues one run per input in one unit of work (all or none); answers the ids in order. */
+  submitRuns(workflow: string, inputs: readonly runs.SubmitInput[]): Promise<string[]> {
+    return runs.submitRuns(this.#core, workflow, inputs);
+  }
+
   submitRunOnce(
     workflow: string,
     input: runs.SubmitInput,

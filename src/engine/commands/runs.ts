@@ -6,6 +6,8 @@ import {
   type IdempotencyRecord,
   type Json,
   OUTSTANDING,
+  type RunRecord,
+  type TaskRecord,
   TERMINAL_RUN_STATUSES,
 } from "../domain.ts";
 import { enqueueTask } from "../enqueue.ts";
@@ -13,6 +15,7 @@ import { refused } from "../errors.ts";
 import type { RegisteredWorkflow } from "../registry.ts";
 import { newRunId } from "../run-ids.ts";
 import type { SlotReservation } from "../slot-claims.ts";
+import type { Work } from "../unit-of-work.ts";
 import { appendLog } from "../work-log.ts";
 import { cancelAttempt } from "./cancel.ts";
 import { notRegistered, requireRun } from "./lookups.ts";
@@ -137,7 +140,6 @@ async function insertSubmitted(
   slot: SlotReservation | null,
   idem?: IdempotencyInput,
 ): Promise<{ runId: string; tookOwn: boolean; replayed: boolean }> {
-  const { title, description, input } = payload;
   const workflow = reg.name;
   return core.uow.run(async (work) => {
     const expiredBefore = work.now - core.idempotencyWindowMs;
@@ -148,28 +150,7 @@ async function insertSubmitted(
         return { runId: found.run_id, tookOwn: false, replayed: true };
       }
     }
-    const run = await work.tx.insertRun({
-      id: newRunId(work.now),
-      workflow,
-      title,
-      description,
-      status: "queued",
-      created: work.now,
-      updated: work.now,
-      started: false,
-      input,
-    });
-    work.emit("run.created", run.id, null, { position: run.position, title: run.title, workflow });
-    const start = await enqueueTask(work, core.registry, {
-      run,
-      node: reg.graph.start,
-      attempt: 1,
-      payload_present: true,
-      // The start node's payload carries `input` only when the run was given one.
-      payload: input === null ? { title, description } : { title, description, input },
-      branch: [],
-      lineage: { reason: "start", parent: null },
-    });
+    const { run, start } = await insertRunAt(work, core, reg, payload);
     if (idem) {
       const key = { key: idem.key, workflow, body_hash: idem.bodyHash, run_id: run.id };
       if (!(await work.tx.putIdempotencyKey({ ...key, created: work.now }, expiredBefore))) {
@@ -180,6 +161,69 @@ async function insertSubmitted(
     const claimed = await slot?.claim(work);
     return { runId: run.id, tookOwn: claimed?.task.id === start.id, replayed: false };
   });
+}
+
+/** Inside `work`: the run row, its `run.created` and its start task. */
+async function insertRunAt(
+  work: Work,
+  core: EngineCore,
+  reg: RegisteredWorkflow,
+  payload: { title: string; description: string; input: Json },
+): Promise<{ run: RunRecord; start: TaskRecord }> {
+  const { title, description, input } = payload;
+  const workflow = reg.name;
+  const run = await work.tx.insertRun({
+    id: newRunId(work.now),
+    workflow,
+    title,
+    description,
+    status: "queued",
+    created: work.now,
+    updated: work.now,
+    started: false,
+    input,
+  });
+  work.emit("run.created", run.id, null, { position: run.position, title: run.title, workflow });
+  const start = await enqueueTask(work, core.registry, {
+    run,
+    node: reg.graph.start,
+    attempt: 1,
+    payload_present: true,
+    // The start node's payload carries `input` only when the run was given one.
+    payload: input === null ? { title, description } : { title, description, input },
+    branch: [],
+    lineage: { reason: "start", parent: null },
+  });
+  return { run, start };
+}
+
+/**
+ * Queues a run of `workflow` for each input, in order, in one unit of work: all are created or
+ * none. Answers the run ids in input order. The dispatcher fills free slots after the commit.
+ */
+export async function submitRuns(
+  core: EngineCore,
+  workflow: string,
+  inputs: readonly SubmitInput[],
+): Promise<string[]> {
+  const reg = core.registry.workflows.get(workflow);
+  if (!reg) throw notRegistered(workflow);
+  try {
+    return await core.uow.run(async (work) => {
+      const ids: string[] = [];
+      for (const input of inputs) {
+        const payload = {
+          title: input.title,
+          description: input.description ?? "",
+          input: input.input ?? null,
+        };
+        ids.push((await insertRunAt(work, core, reg, payload)).run.id);
+      }
+      return ids;
+    });
+  } finally {
+    core.wake(reg.pool);
+  }
 }
 
 export async function editRun(core: EngineCore, runId: string, input: EditInput): Promise<void> {

@@ -1,10 +1,12 @@
 // /api/runs and /api/workflows/{name}/runs: submit, list, read, edit and steer runs.
 import { z } from "zod";
 import type { OperatorService } from "../../service/api.ts";
+import { validation } from "../../service/errors.ts";
 import {
   Created,
   EditRun,
   NewRun,
+  NewRuns,
   Ok,
   Position,
   PositionOut,
@@ -61,6 +63,39 @@ export function registerRunRoutes(app: ZodApp, service: OperatorService): void {
         key,
       );
       if (replayed) return reply.code(200).header("idempotent-replayed", "true").send(created);
+      return reply.code(201).send(created);
+    },
+  );
+  app.post(
+    "/api/workflows/:name/runs/batch",
+    {
+      schema: {
+        ...OPERATOR,
+        tags,
+        operationId: "submitRuns",
+        summary: "Queue several runs of a workflow at once",
+        description:
+          "Queues every run of the array, in order, in one transaction: all are created, or none when any item is refused (422, each issue's `loc` naming its item's index). Answers the created runs in the array's order. An `Idempotency-Key` header is refused (422): a batch is not deduplicated.",
+        params: WorkflowPath,
+        body: NewRuns,
+        response: { 201: z.array(Created), ...refusals(401, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      // A client that sends a key expects a retry not to queue the batch twice: say it will.
+      if (request.headers["idempotency-key"] !== undefined) {
+        throw validation(
+          "Idempotency-Key is not supported on a batch submit; nothing was queued.",
+          [
+            {
+              loc: ["header", "idempotency-key"],
+              msg: "not supported on POST /api/workflows/{name}/runs/batch",
+              type: "unsupported",
+            },
+          ],
+        );
+      }
+      const created = await service.submitRuns(request.params.name, request.body);
       return reply.code(201).send(created);
     },
   );

@@ -1,5 +1,6 @@
 // Runs: the list and detail views, their outputs and totals, and the operator's run bodies.
 import { z } from "zod";
+import { MAX_SUBMIT_BATCH } from "../limits.ts";
 import {
   anyJson,
   doc,
@@ -85,6 +86,15 @@ export const NewRun = named(
 );
 // The type is what a caller may send (description optional); the parsed body always has one.
 export type NewRun = z.input<typeof NewRun>;
+
+export const NewRuns = named(
+  "NewRuns",
+  doc(
+    z.array(NewRun).min(1).max(MAX_SUBMIT_BATCH),
+    `Runs to queue, in order: 1 to ${MAX_SUBMIT_BATCH.toLocaleString("en-US")}, all created or none.`,
+  ),
+);
+export type NewRuns = z.input<typeof NewRuns>;
 
 /** Printable ASCII (space to tilde); the length is the schema's (1 to 255). */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]*$/;
