@@ -111,6 +111,7 @@ export {
   type RequestFilter,
   type RunCount,
   type RunFilter,
+  type RunSelection,
   type Store,
   type StoreProbe,
   type StoreReader,
