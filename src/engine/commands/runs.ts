@@ -6,6 +6,7 @@ import {
   type IdempotencyRecord,
   type Json,
   OUTSTANDING,
+  type RunRecord,
   TERMINAL_RUN_STATUSES,
 } from "../domain.ts";
 import { enqueueTask } from "../enqueue.ts";
@@ -13,6 +14,7 @@ import { refused } from "../errors.ts";
 import type { RegisteredWorkflow } from "../registry.ts";
 import { newRunId } from "../run-ids.ts";
 import type { SlotReservation } from "../slot-claims.ts";
+import type { Work } from "../unit-of-work.ts";
 import { appendLog } from "../work-log.ts";
 import { cancelAttempt } from "./cancel.ts";
 import { notRegistered, requireRun } from "./lookups.ts";
@@ -198,19 +200,22 @@ export async function editRun(core: EngineCore, runId: string, input: EditInput)
 
 /** Cancels the run's outstanding attempts; answers how many were stopped. */
 export async function cancelRun(core: EngineCore, runId: string): Promise<number> {
-  return core.uow.run(async (work) => {
-    const run = await requireRun(work.tx, runId);
-    if (TERMINAL_RUN_STATUSES.includes(run.status)) {
-      throw refused(`Run ${runId} has already ended (${run.status}).`, { status: run.status });
-    }
-    const cancelled: number[] = [];
-    for (const task of await work.tx.listTasks({ run_id: runId, status: OUTSTANDING })) {
-      if (await cancelAttempt(work, core, task, "cancel")) cancelled.push(task.id);
-    }
-    await work.tx.updateRun(runId, { status: "cancelled", updated: work.now });
-    work.emit("run.cancelled", runId, null, { cancelled_tasks: cancelled });
-    return cancelled.length;
-  });
+  return core.uow.run(async (work) => cancelRunIn(work, core, await requireRun(work.tx, runId)));
+}
+
+/** `cancelRun` inside `work` (also per run of a cancel in bulk); refuses before it writes. */
+export async function cancelRunIn(work: Work, core: EngineCore, run: RunRecord): Promise<number> {
+  const runId = run.id;
+  if (TERMINAL_RUN_STATUSES.includes(run.status)) {
+    throw refused(`Run ${runId} has already ended (${run.status}).`, { status: run.status });
+  }
+  const cancelled: number[] = [];
+  for (const task of await work.tx.listTasks({ run_id: runId, status: OUTSTANDING })) {
+    if (await cancelAttempt(work, core, task, "cancel")) cancelled.push(task.id);
+  }
+  await work.tx.updateRun(runId, { status: "cancelled", updated: work.now });
+  work.emit("run.cancelled", runId, null, { cancelled_tasks: cancelled });
+  return cancelled.length;
 }
 
 /** Stops what the run has going and deletes it with its records; `run.deleted` is never stored. */

@@ -1,6 +1,7 @@
 // Operations in bulk and retention: selecting runs oldest first with a keyset, and deleting many
 // runs in one transaction with one renumbering of the dispatch list.
 import { describe, expect, it } from "vitest";
+import type { RunRecord } from "../../../src/engine/index.ts";
 import { addRun, addTask, dispatchList, type Harness } from "./fixtures.ts";
 
 export function bulkContract(h: Harness): void {
@@ -42,7 +43,7 @@ export function bulkContract(h: Harness): void {
     });
 
     it("deletes many runs with their records and renumbers the list densely", async () => {
-      const runs = [];
+      const runs: RunRecord[] = [];
       for (let i = 0; i < 7; i++) runs.push(await addRun(h.store));
       const task = await addTask(h.store, runs[1]!.id);
       await h.store.transact((tx) =>
