@@ -38,6 +38,9 @@ export function configText(config: ServerConfig): string {
     line("server", "max_connections", server.maxConnections),
     line("server", "max_event_streams", server.maxEventStreams),
     line("server", "idempotency_window", server.idempotencyWindowMs / 1000),
+    server.retainMs === null
+      ? "# retain: none; ended runs are kept for ever"
+      : line("server", "retain", `${server.retainMs / 1000}s`),
     ...(server.token === null
       ? []
       : [`# operator token: ${MASK} from YARDMASTER_TOKEN (token_file is not read)`]),
