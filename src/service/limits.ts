@@ -27,3 +27,6 @@ export const MAX_EVENT_NAMES_LENGTH = 1_024;
 
 /** The largest page of the run list (`GET /api/runs?limit=`). */
 export const MAX_RUN_PAGE = 1_000;
+
+/** Most runs one operation in bulk acts on (`POST /api/runs/bulk`: `run_ids`, `limit`). */
+export const MAX_BULK_RUNS = 1_000;

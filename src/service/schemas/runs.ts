@@ -1,5 +1,6 @@
 // Runs: the list and detail views, their outputs and totals, and the operator's run bodies.
 import { z } from "zod";
+import { MAX_BULK_RUNS } from "../limits.ts";
 import {
   anyJson,
   doc,
@@ -11,6 +12,7 @@ import {
   RunStatus,
   textInput,
 } from "./common.ts";
+import { ErrorCode } from "./refs.ts";
 import { BranchFrame, TaskView } from "./tasks.ts";
 
 export const RunOutput = named(
@@ -148,3 +150,75 @@ export const RunCounts = named(
   }),
 );
 export type RunCounts = z.infer<typeof RunCounts>;
+
+export const BulkAction = named(
+  "BulkAction",
+  z.enum(["cancel", "delete", "retry_failed"]),
+  "What an operation in bulk does to each run: `cancel` it, `delete` it (ended runs only), or " +
+    "`retry_failed`: retry each of its dead-lettered attempts, which re-opens the run.",
+);
+
+export const BulkRuns = named(
+  "BulkRuns",
+  z
+    .object({
+      action: BulkAction,
+      run_ids: doc(
+        z.array(nameInput().min(1)).min(1).max(MAX_BULK_RUNS).optional(),
+        `These runs (at most ${MAX_BULK_RUNS}).`,
+      ),
+      filter: doc(
+        z
+          .object({
+            status: RunStatus.optional(),
+            workflow: nameInput().optional(),
+            before: doc(isoDate().optional(), "Only runs created before this instant."),
+          })
+          .optional(),
+        "The runs matching every field given, of the statuses the action applies to (cancel: " +
+          "queued, running, paused; delete: completed, failed, cancelled; retry_failed: " +
+          "failed), oldest first (by creation, then id).",
+      ),
+      limit: doc(
+        z.int().min(1).max(MAX_BULK_RUNS).optional(),
+        `With \`filter\`: at most this many runs (default and maximum ${MAX_BULK_RUNS}).`,
+      ),
+      cursor: doc(
+        z.string().max(200).optional(),
+        "With `filter`: the `next_cursor` of the previous answer, to go on after its runs.",
+      ),
+    })
+    .refine((b) => (b.run_ids === undefined) !== (b.filter === undefined), {
+      message: "Exactly one of run_ids and filter is required.",
+    }),
+  "Exactly one of `run_ids` and `filter`; neither or both is a validation failure.",
+);
+export type BulkRuns = z.infer<typeof BulkRuns>;
+
+export const BulkRefusal = named(
+  "BulkRefusal",
+  z.object({
+    run_id: z.string(),
+    code: ErrorCode,
+    message: doc(z.string(), "What the single operation on this run would have answered."),
+  }),
+);
+
+export const BulkOut = named(
+  "BulkOut",
+  z.object({
+    action: BulkAction,
+    done: doc(int(), "How many runs the action was done to."),
+    done_run_ids: doc(z.array(z.string()), "Those runs, in the order they were taken."),
+    refused: z.array(BulkRefusal),
+    more: doc(
+      z.boolean(),
+      "The filter matched more runs than `limit`: ask again with `cursor` set to `next_cursor`.",
+    ),
+    next_cursor: doc(
+      z.string().nullable(),
+      "With `filter`: where the next request goes on (null with `run_ids`, or when nothing matched).",
+    ),
+  }),
+);
+export type BulkOut = z.infer<typeof BulkOut>;
