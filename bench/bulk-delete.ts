@@ -94,7 +94,9 @@ async function submitter(until: () => boolean): Promise<number[]> {
 function figures(label: string, xs: number[]) {
   const s = [...xs].sort((a, b) => a - b);
   const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))]!.toFixed(1);
-  console.log(`${label.padEnd(28)} n=${String(s.length).padStart(4)}  p50 ${q(0.5)} ms  p99 ${q(0.99)} ms  max ${s.at(-1)!.toFixed(1)} ms`);
+  console.log(
+    `${label.padEnd(28)} n=${String(s.length).padStart(4)}  p50 ${q(0.5)} ms  p99 ${q(0.99)} ms  max ${s.at(-1)!.toFixed(1)} ms`,
+  );
 }
 
 const t0 = performance.now();
@@ -107,7 +109,10 @@ let deleted = 0;
 const tDel = performance.now();
 const bulk = (async () => {
   for (;;) {
-    const r = await engine.commands.bulkRuns("delete", { filter: { workflow: "quick", createdBefore: N }, limit: 1000 });
+    const r = await engine.commands.bulkRuns("delete", {
+      filter: { workflow: "quick", createdBefore: N },
+      limit: 1000,
+    });
     deleted += r.done.length;
     if (!r.more) break;
   }
@@ -118,7 +123,9 @@ await bulk;
 const delMs = performance.now() - tDel;
 figures("submit, during the delete", during);
 figures("dispatch, during the delete", [...dispatch]);
-console.log(`bulk delete: ${deleted} runs in ${delMs.toFixed(0)} ms (${((deleted / delMs) * 1000).toFixed(0)} runs/s)`);
+console.log(
+  `bulk delete: ${deleted} runs in ${delMs.toFixed(0)} ms (${((deleted / delMs) * 1000).toFixed(0)} runs/s)`,
+);
 await engine.stop();
 await store.close();
 rmSync(file, { force: true });
