@@ -175,6 +175,8 @@ export class Engine implements EngineCore {
   async stop(): Promise<number[]> {
     this.#started = false;
     this.retention?.stop();
+    // A sweep stops after its current batch; it must not write into a store being closed.
+    await this.retention?.sweeping;
     this.#dispatcher.stop();
     const ids = [...this.live.keys()];
     this.observer.stopping(ids);
