@@ -92,6 +92,7 @@ async function submitter(until: () => boolean): Promise<number[]> {
 }
 
 function figures(label: string, xs: number[]) {
+  if (!xs.length) return void console.log(`${label.padEnd(28)} n=   0`);
   const s = [...xs].sort((a, b) => a - b);
   const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))]!.toFixed(1);
   console.log(

@@ -156,12 +156,18 @@ export async function deleteRun(db: Db, id: string): Promise<void> {
   if (gone !== null) await db.run(CLOSE_GAP, [gone.position]);
 }
 
+// The same deletes over a set of runs: one statement per table, not one per table and run.
+const DELETE_RUNS = DELETE_RUN.map(({ text }) =>
+  sql(text.replaceAll("run_id = $1", "run_id = ANY($1::text[])")),
+);
+const DELETE_RUN_ROWS = sql("DELETE FROM runs WHERE id = ANY($1::text[]) RETURNING position");
+
 export async function deleteRuns(db: Db, ids: readonly string[]): Promise<void> {
-  let from = Number.POSITIVE_INFINITY;
-  for (const id of ids) {
-    for (const statement of DELETE_RUN) await db.run(statement, [id]);
-    const gone = await first(db, DELETE_RUN_ROW, [id]);
-    if (gone !== null) from = Math.min(from, gone.position);
-  }
-  if (from !== Number.POSITIVE_INFINITY) await db.run(RENUMBER_FROM, [from]);
+  if (!ids.length) return;
+  const list = [...ids];
+  for (const statement of DELETE_RUNS) await db.run(statement, [list]);
+  const gone = await rows(db, DELETE_RUN_ROWS, [list]);
+  if (!gone.length) return;
+  const from = Math.min(...gone.map((r) => r.position as number));
+  await db.run(RENUMBER_FROM, [from]);
 }
