@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "../support/http-client.ts";
 import { killAll, type Served, serve, stop } from "../support/serve.ts";
 import { FLOW_ROW, flowFolder } from "../support/serve-folders.ts";
+import { openStream } from "../support/sse.ts";
 import { eventually } from "../support/wait.ts";
 
 let dir: string;
@@ -72,6 +73,7 @@ describe("POST /api/runs/bulk", { timeout: 60_000 }, () => {
     const done = [await submit("flow"), await submit("flow")];
     await ended(done, "completed");
     const active = await submit("held");
+    const stream = await openStream(`${served.url}/api/events`);
     const res = await bulk({ action: "delete", run_ids: [done[0], active, "nope", done[1]] });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -87,6 +89,15 @@ describe("POST /api/runs/bulk", { timeout: 60_000 }, () => {
     });
     expect((await call("GET", `/api/runs/${done[0]}`)).status).toBe(404);
     expect(await statusOf(active)).toBe("running");
+    // Event-stream clients see each run go as they see a single delete.
+    for (const id of done) {
+      const e = await stream.waitFor(
+        `run.deleted ${id}`,
+        (x) => x.name === "run.deleted" && x.run_id === id,
+      );
+      expect(e.data).toEqual({ title: "t", workflow: "flow" });
+    }
+    stream.close();
   });
 
   it("cancels by filter, then deletes by filter page by page with limit, more and the cursor", async () => {
