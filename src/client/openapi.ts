@@ -769,10 +769,7 @@ export interface components {
       filter?: {
         status?: components["schemas"]["RunStatusInput"];
         workflow?: string;
-        /**
-         * Format: date-time
-         * @description Only runs created before this instant.
-         */
+        /** @description Only runs created before this instant (ISO-8601 date-time with an offset). */
         before?: string;
       };
       /** @description With `filter`: at most this many runs (default and maximum 1000). */
@@ -1575,10 +1572,7 @@ export interface components {
       filter?: {
         status?: components["schemas"]["RunStatus"];
         workflow?: string;
-        /**
-         * Format: date-time
-         * @description Only runs created before this instant.
-         */
+        /** @description Only runs created before this instant (ISO-8601 date-time with an offset). */
         before?: string;
       };
       /** @description With `filter`: at most this many runs (default and maximum 1000). */

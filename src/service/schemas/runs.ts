@@ -151,6 +151,10 @@ export const RunCounts = named(
 );
 export type RunCounts = z.infer<typeof RunCounts>;
 
+// Checked by a refinement, not `format`, so the schema keeps to the keywords the API's request
+// schemas use elsewhere (the fuzzer generates from them).
+const ISO_INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/;
+
 export const BulkAction = named(
   "BulkAction",
   z.enum(["cancel", "delete", "retry_failed"]),
@@ -172,7 +176,16 @@ export const BulkRuns = named(
           .object({
             status: RunStatus.optional(),
             workflow: nameInput().optional(),
-            before: doc(isoDate().optional(), "Only runs created before this instant."),
+            before: doc(
+              z
+                .string()
+                .max(64)
+                .refine((t) => ISO_INSTANT.test(t) && !Number.isNaN(Date.parse(t)), {
+                  message: "Expected an ISO-8601 date-time with an offset (2026-11-01T00:00:00Z).",
+                })
+                .optional(),
+              "Only runs created before this instant (ISO-8601 date-time with an offset).",
+            ),
           })
           .optional(),
         "The runs matching every field given, of the statuses the action applies to (cancel: " +
