@@ -239,6 +239,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/runs/bulk": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel, delete or retry the failed attempts of many runs in one request
+     * @description By `run_ids` or by `filter` (oldest first, at most `limit` runs: `more` and `next_cursor` say when to ask again). Each run is done as its single operation would do it, with the same events; what that operation would refuse is answered in `refused`, per run, and the rest is done (docs/http.md, "Operations in bulk").
+     */
+    post: operations["bulkRuns"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/runs/counts": {
     parameters: {
       query?: never;
@@ -841,6 +861,28 @@ export interface components {
     RerunInput: {
       node: string;
     };
+    /**
+     * @description What an operation in bulk does to each run: `cancel` it, `delete` it (ended runs only), or `retry_failed`: retry each of its dead-lettered attempts, which re-opens the run.
+     * @enum {string}
+     */
+    BulkActionInput: "cancel" | "delete" | "retry_failed";
+    /** @description Exactly one of `run_ids` and `filter`; neither or both is a validation failure. */
+    BulkRunsInput: {
+      action: components["schemas"]["BulkActionInput"];
+      /** @description These runs (at most 1000). */
+      run_ids?: string[];
+      /** @description The runs matching every field given, of the statuses the action applies to (cancel: queued, running, paused; delete: completed, failed, cancelled; retry_failed: failed), oldest first (by creation, then id). */
+      filter?: {
+        status?: components["schemas"]["RunStatusInput"];
+        workflow?: string;
+        /** @description Only runs created before this instant (ISO-8601 date-time with an offset). */
+        before?: string;
+      };
+      /** @description With `filter`: at most this many runs (default and maximum 1000). */
+      limit?: number;
+      /** @description With `filter`: the `next_cursor` of the previous answer, to go on after its runs. */
+      cursor?: string;
+    };
     RegisterWorkflowInput: {
       target: string;
       pool?: string | null;
@@ -1060,10 +1102,12 @@ export interface components {
     EventData_run_cancelled: {
       cancelled_tasks: number[];
     };
-    /** @description Data of `run.deleted`: The run was deleted. Published, never stored (its rows are gone). */
+    /** @description Data of `run.deleted`: The run was deleted. Published, never stored (its rows are gone). `reason` is `retention` when the server's retention deleted it (`[server] retain`), absent when an operator did. */
     EventData_run_deleted: {
       title: string;
       workflow: string;
+      /** @enum {string} */
+      reason?: "retention";
     };
     /** @description Data of `run.completed`: Nothing is left to do and nothing failed unresolved: `output` is the terminal task's result, or the list of the terminal tasks' results when there are several. */
     EventData_run_completed: {
@@ -1751,6 +1795,46 @@ export interface components {
           [key: string]: number;
         };
       };
+    };
+    /**
+     * @description What an operation in bulk does to each run: `cancel` it, `delete` it (ended runs only), or `retry_failed`: retry each of its dead-lettered attempts, which re-opens the run.
+     * @enum {string}
+     */
+    BulkAction: "cancel" | "delete" | "retry_failed";
+    /** @description Exactly one of `run_ids` and `filter`; neither or both is a validation failure. */
+    BulkRuns: {
+      action: components["schemas"]["BulkAction"];
+      /** @description These runs (at most 1000). */
+      run_ids?: string[];
+      /** @description The runs matching every field given, of the statuses the action applies to (cancel: queued, running, paused; delete: completed, failed, cancelled; retry_failed: failed), oldest first (by creation, then id). */
+      filter?: {
+        status?: components["schemas"]["RunStatus"];
+        workflow?: string;
+        /** @description Only runs created before this instant (ISO-8601 date-time with an offset). */
+        before?: string;
+      };
+      /** @description With `filter`: at most this many runs (default and maximum 1000). */
+      limit?: number;
+      /** @description With `filter`: the `next_cursor` of the previous answer, to go on after its runs. */
+      cursor?: string;
+    };
+    BulkRefusal: {
+      run_id: string;
+      code: components["schemas"]["ErrorCode"];
+      /** @description What the single operation on this run would have answered. */
+      message: string;
+    };
+    BulkOut: {
+      action: components["schemas"]["BulkAction"];
+      /** @description How many runs the action was done to. */
+      done: number;
+      /** @description Those runs, in the order they were taken. */
+      done_run_ids: string[];
+      refused: components["schemas"]["BulkRefusal"][];
+      /** @description The filter matched more runs than `limit`: ask again with `cursor` set to `next_cursor`. */
+      more: boolean;
+      /** @description With `filter`: where the next request goes on (null with `run_ids`, or when nothing matched). */
+      next_cursor: string | null;
     };
     Health: {
       ok: boolean;
@@ -2712,6 +2796,66 @@ export interface operations {
       };
       /** @description Default Response */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  bulkRuns: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["BulkRunsInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BulkOut"];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      413: {
         headers: {
           [name: string]: unknown;
         };

@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { ConfigError, type ConfigProblem, keyPath } from "./config-error.ts";
 import { ENV, type EnvSettings } from "./environment.ts";
 import { defaultPublicUrl, resolveStoreUrl, resolveTarget } from "./resolve-paths.ts";
-import type { ConfigFile } from "./schema.ts";
+import { type ConfigFile, DURATION_TEXT } from "./schema.ts";
 import type {
   AgentConfig,
   ConfigFlags,
@@ -63,6 +63,7 @@ const FILE_ONLY = [
   "max_connections",
   "max_event_streams",
   "idempotency_window",
+  "retain",
 ] as const;
 
 /** Picks a setting by precedence (flag, variable, file, default), noting where it came from. */
@@ -175,6 +176,7 @@ function buildServer(content: ConfigFile, ctx: BuildContext, origins: Origins): 
     maxConnections: s.max_connections ?? DEFAULTS.maxConnections,
     maxEventStreams: s.max_event_streams ?? DEFAULTS.maxEventStreams,
     idempotencyWindowMs: ms(s.idempotency_window ?? DEFAULTS.idempotencyWindow),
+    retainMs: s.retain === undefined ? null : durationMs(s.retain),
   };
 }
 
@@ -215,6 +217,14 @@ function buildLog(content: ConfigFile, ctx: BuildContext, origins: Origins): Log
 }
 
 const ms = (seconds: number) => Math.max(1, Math.round(seconds * 1000));
+
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** A checked duration text (`"30d"`, schema.ts) in milliseconds. */
+function durationMs(text: string): number {
+  const [, n, unit] = DURATION_TEXT.exec(text)!;
+  return Number(n) * UNIT_MS[unit as keyof typeof UNIT_MS];
+}
 
 /**
  * Folders workflow targets may load from: as configured (relative to the file's folder), else

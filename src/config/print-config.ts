@@ -38,6 +38,9 @@ export function configText(config: ServerConfig): string {
     line("server", "max_connections", server.maxConnections),
     line("server", "max_event_streams", server.maxEventStreams),
     line("server", "idempotency_window", server.idempotencyWindowMs / 1000),
+    server.retainMs === null
+      ? "# retain: none; ended runs are kept for ever"
+      : line("server", "retain", durationText(server.retainMs)),
     ...(server.token === null
       ? []
       : [`# operator token: ${MASK} from YARDMASTER_TOKEN (token_file is not read)`]),
@@ -71,4 +74,15 @@ export function configText(config: ServerConfig): string {
     Object.entries(tables).filter(([, rows]) => Object.keys(rows).length > 0),
   );
   return `${lines.join("\n")}\n${stringify(rest)}`.trimEnd();
+}
+
+/** A retention in the largest unit that divides it (`2592000000` -> `"30d"`). */
+function durationText(ms: number): string {
+  const units: Array<[string, number]> = [
+    ["d", 86_400_000],
+    ["h", 3_600_000],
+    ["m", 60_000],
+  ];
+  for (const [unit, size] of units) if (ms % size === 0) return `${ms / size}${unit}`;
+  return `${ms / 1000}s`;
 }

@@ -30,6 +30,13 @@ const seconds = z
 /** A server timer: Node's timers hold at most about 24 days, a day is plenty. */
 const timerSeconds = seconds.max(86_400, { error: "expected at most 86400 seconds (one day)" });
 
+/** `"30d"`: a whole number of seconds (s), minutes (m), hours (h) or days (d). */
+export const DURATION_TEXT = /^([1-9][0-9]*)(s|m|h|d)$/;
+const DURATION_ERROR = 'expected a duration such as "30d", "12h", "90m" or "3600s"';
+const duration = z
+  .string({ error: DURATION_ERROR })
+  .regex(DURATION_TEXT, { error: DURATION_ERROR });
+
 const STORE_URL = /^(sqlite:.+|postgres(ql)?:\/\/.+)$/;
 const storeUrl = z
   .string({ error: "expected a store URL (sqlite:PATH or postgres://...)" })
@@ -61,6 +68,7 @@ export const serverSection = table({
   idempotency_window: seconds.max(2_592_000, {
     error: "expected at most 2592000 seconds (30 days)",
   }),
+  retain: duration,
 }).partial();
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;

@@ -36,6 +36,8 @@ export interface ServerSettings {
   maxEventStreams: number;
   /** How long a submit's `Idempotency-Key` answers the run it created. */
   idempotencyWindowMs: number;
+  /** Ended runs older than this (ms since they ended) are deleted; null: kept for ever. */
+  retainMs: number | null;
 }
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";

@@ -19,6 +19,7 @@ import { EventBus } from "./event-bus.ts";
 import { Interrupt } from "./interrupt.ts";
 import { type EngineObserver, NO_OBSERVER } from "./observer.ts";
 import { type NodeDefaults, type RegisteredWorkflow, Registry } from "./registry.ts";
+import { RetentionSweeper } from "./retention.ts";
 import { handOff, reserveSlot } from "./slot-claims.ts";
 import type { Store } from "./store.ts";
 import type { ContextExtensions } from "./task-context.ts";
@@ -39,6 +40,11 @@ export interface EngineOptions {
   idempotencyWindowMs?: number;
   /** The engine's time; the system clock by default (tests pass a ManualClock). */
   clock?: Clock;
+  /**
+   * Ended runs older than this (ms since their end) are deleted by the retention sweeper
+   * (retention.ts); absent: kept for ever.
+   */
+  retainMs?: number;
 }
 
 export const DEFAULT_IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -58,6 +64,8 @@ export class Engine implements EngineCore {
   readonly #dispatcher: Dispatcher;
   readonly slots: EngineCore["slots"];
   readonly #graceMs: number;
+  /** The retention sweeper when `retainMs` was given (retention.ts). */
+  readonly retention: RetentionSweeper | null;
   #started = false;
 
   constructor(options: EngineOptions) {
@@ -83,6 +91,8 @@ export class Engine implements EngineCore {
     this.#graceMs = options.stopGraceMs ?? 5000;
     this.idempotencyWindowMs = options.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
     this.commands = new Commands(this);
+    this.retention =
+      options.retainMs === undefined ? null : new RetentionSweeper(this, options.retainMs, onError);
   }
 
   /** Started and not stopping: claiming work. */
@@ -136,6 +146,7 @@ export class Engine implements EngineCore {
     }
     this.#started = true;
     this.#dispatcher.wake();
+    this.retention?.start();
   }
 
   /**
@@ -163,6 +174,9 @@ export class Engine implements EngineCore {
 
   async stop(): Promise<number[]> {
     this.#started = false;
+    this.retention?.stop();
+    // A sweep stops after its current batch; it must not write into a store being closed.
+    await this.retention?.sweeping;
     this.#dispatcher.stop();
     const ids = [...this.live.keys()];
     this.observer.stopping(ids);

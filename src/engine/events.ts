@@ -95,8 +95,14 @@ export const EVENTS = {
     z.strictObject({ cancelled_tasks: ids() }),
   ),
   "run.deleted": entry(
-    "The run was deleted. Published, never stored (its rows are gone).",
-    z.strictObject({ title: z.string(), workflow: z.string() }),
+    "The run was deleted. Published, never stored (its rows are gone). `reason` is " +
+      "`retention` when the server's retention deleted it (`[server] retain`), absent when an " +
+      "operator did.",
+    z.strictObject({
+      title: z.string(),
+      workflow: z.string(),
+      reason: z.enum(["retention"]).optional(),
+    }),
   ),
   "run.completed": entry(
     "Nothing is left to do and nothing failed unresolved: `output` is the terminal task's " +

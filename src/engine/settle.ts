@@ -59,11 +59,16 @@ function partialJoin(arrivals: ArrivalRecord[]): ArrivalRecord[] | null {
 /** An operator retry, move or rerun of a dead-lettered attempt takes its place. */
 const REPLACING = new Set(["manual_retry", "move", "rerun"]);
 
-function unresolvedDeadLetter(tasks: TaskRecord[]): TaskRecord | undefined {
+/** The run's dead-lettered attempts no operator retry, move or rerun replaced, by id. */
+export function unresolvedDeadLetters(tasks: readonly TaskRecord[]): TaskRecord[] {
   const retried = new Set(
     tasks.filter((t) => REPLACING.has(t.lineage?.reason ?? "")).map((t) => t.lineage?.parent),
   );
-  return tasks.filter((t) => t.status === "dead_letter" && !retried.has(t.id)).at(-1);
+  return tasks.filter((t) => t.status === "dead_letter" && !retried.has(t.id));
+}
+
+function unresolvedDeadLetter(tasks: TaskRecord[]): TaskRecord | undefined {
+  return unresolvedDeadLetters(tasks).at(-1);
 }
 
 /** Ends the run if nothing is outstanding. `last` is the task whose change prompted this. */

@@ -38,6 +38,23 @@ export interface RunFilter {
   limit?: number;
 }
 
+/**
+ * A selection of runs for operations in bulk and retention (`selectRuns`): oldest first, by
+ * `created` then `id`, so deleting or changing what a page selected never shifts the next page.
+ */
+export interface RunSelection {
+  /** Any of these statuses (absent: every status). */
+  statuses?: readonly RunStatus[];
+  workflow?: string;
+  /** Created strictly before this instant (epoch ms). */
+  createdBefore?: number;
+  /** Last changed strictly before this instant (epoch ms): a terminal run's end. */
+  updatedBefore?: number;
+  /** Only runs after this one in the selection's order (keyset paging). */
+  after?: { created: number; id: string };
+  limit: number;
+}
+
 /** Runs per status and workflow (the navigation's badges). */
 export interface RunCount {
   status: RunStatus;
@@ -96,6 +113,8 @@ export interface StoreReader {
   /** Ordered by position ascending. */
   /** Ordered by position (dispatch order). */
   listRuns(filter?: RunFilter): Promise<RunRecord[]>;
+  /** Runs matching `selection`, ordered by `created` then `id`, at most `selection.limit`. */
+  selectRuns(selection: RunSelection): Promise<RunRecord[]>;
   /** Runs per status and workflow, every status (a scan of the runs table). */
   countRunsByStatus(): Promise<RunCount[]>;
   getTask(id: number): Promise<TaskRecord | null>;
@@ -161,6 +180,11 @@ export interface StoreWriter extends StoreReader {
   moveRun(id: string, index: number): Promise<RunRecord>;
   /** Removes the run and everything under it, and closes the gap in positions. */
   deleteRun(id: string): Promise<void>;
+  /**
+   * `deleteRun` for many runs, renumbering the dispatch list once (a missing id is skipped).
+   * What a batch of deletes costs is one pass over the list behind the first, not one per run.
+   */
+  deleteRuns(ids: readonly string[]): Promise<void>;
   insertTask(task: NewTask): Promise<TaskRecord>;
   /** Applies `patch` when `guard` holds; answers the updated row, or null when it did not hold. */
   updateTask(

@@ -192,6 +192,7 @@ export async function startServer(
     observer: telemetry,
     onError: (err) => logger.error({ err }, "engine error"),
     idempotencyWindowMs: config.server.idempotencyWindowMs,
+    retainMs: config.server.retainMs ?? undefined,
   });
   try {
     await registerConfigured(engine, config, logger);

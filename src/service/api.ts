@@ -3,6 +3,8 @@
 // zod schemas of ./schemas/, call a method, and render the result or the ServiceError it threw.
 import type {
   Answer,
+  BulkOut,
+  BulkRuns,
   Created,
   EditRun,
   EventEnvelope,
@@ -110,6 +112,11 @@ export interface OperatorService {
   getRun(runId: string): Promise<RunDetail>;
   editRun(runId: string, body: EditRun): Promise<RunDetail>;
   deleteRun(runId: string): Promise<void>;
+  /**
+   * Cancels, deletes or retries the failed attempts of many runs (http.md "Operations in
+   * bulk"): each run by its single operation's rules, refusals answered per run.
+   */
+  bulkRuns(body: BulkRuns): Promise<BulkOut>;
   cancelRun(runId: string): Promise<Ok>;
   pauseRun(runId: string): Promise<Ok>;
   resumeRun(runId: string): Promise<Ok>;

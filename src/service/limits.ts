@@ -30,3 +30,6 @@ export const MAX_SUBMIT_BATCH = 1_000;
 
 /** The largest page of the run list (`GET /api/runs?limit=`). */
 export const MAX_RUN_PAGE = 1_000;
+
+/** Most runs one operation in bulk acts on (`POST /api/runs/bulk`: `run_ids`, `limit`). */
+export const MAX_BULK_RUNS = 1_000;

@@ -1,6 +1,7 @@
 // The OperatorService over one engine: reads build views from the store, writes are the
 // engine's commands (engine.commands), whose refusals are read into the error catalogue here.
 import {
+  type BulkTarget,
   type Engine,
   type Json,
   RUN_STATUSES,
@@ -15,6 +16,7 @@ import type { OperatorService, PageQuery, RequestListQuery, RunListQuery, RunPag
 import { commanded, notFound, ServiceError, type ValidationIssue, validation } from "./errors.ts";
 import { Explainer } from "./explain.ts";
 import { bodyHash } from "./idempotency.ts";
+import { MAX_BULK_RUNS } from "./limits.ts";
 import { checkRunInput } from "./run-input.ts";
 import type * as S from "./schemas/index.ts";
 import { type JoinArrival, runGraph } from "./views/graph.ts";
@@ -51,6 +53,26 @@ function decodeCursor(cursor: string): { position: number; id: string } | null {
     // not base64url JSON
   }
   return null;
+}
+
+/** The `cursor` of an operation in bulk: the last run an answer took, by created and id. */
+function decodeBulkCursor(cursor: string): { created: number; id: string } {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      Number.isSafeInteger(value[0]) &&
+      typeof value[1] === "string"
+    ) {
+      return { created: value[0], id: value[1] };
+    }
+  } catch {
+    // not base64url JSON
+  }
+  throw new ServiceError("validation", "The cursor is not one this server gave.", {
+    errors: [{ loc: ["body", "cursor"], msg: "Invalid cursor", type: "value_error" }],
+  });
 }
 
 /** A readiness probe that takes longer than this answers 503: a load balancer cannot wait. */
@@ -335,6 +357,31 @@ export class EngineOperatorService implements OperatorService {
 
   async deleteRun(runId: string): Promise<void> {
     await commanded(this.commands.deleteRun(runId));
+  }
+
+  async bulkRuns(body: S.BulkRuns): Promise<S.BulkOut> {
+    const limit = body.limit ?? MAX_BULK_RUNS;
+    const target: BulkTarget = { limit };
+    if (body.run_ids) target.runIds = body.run_ids;
+    else {
+      const f = body.filter ?? {};
+      target.filter = {
+        status: f.status,
+        workflow: f.workflow,
+        createdBefore: f.before === undefined ? undefined : Date.parse(f.before),
+        after: body.cursor === undefined ? undefined : decodeBulkCursor(body.cursor),
+      };
+    }
+    const r = await commanded(this.commands.bulkRuns(body.action, target));
+    return {
+      action: body.action,
+      done: r.done.length,
+      done_run_ids: r.done,
+      refused: r.refused,
+      more: r.more,
+      next_cursor:
+        r.next && Buffer.from(JSON.stringify([r.next.created, r.next.id])).toString("base64url"),
+    };
   }
 
   async cancelRun(runId: string): Promise<S.Ok> {

@@ -42,6 +42,7 @@ describe("loadConfig defaults", () => {
         host: "127.0.0.1",
         port: 8420,
         requireToken: false,
+        retainMs: null,
         store: `sqlite:${join(dir, ".yardmaster/store.db")}`,
         publicUrl: "http://127.0.0.1:8420",
         bodyLimit: 1048576,
@@ -195,6 +196,26 @@ describe("loadConfig limits and workflow roots", () => {
     expect(await failure(loadConfig({ cwd: dir }))).toMatch(
       /server\.idempotency_window: expected at most 2592000 seconds \(30 days\)/,
     );
+  });
+
+  it("reads retain as a duration with a unit (s, m, h, d); unset keeps runs for ever", async () => {
+    expect((await loadConfig({ cwd: dir })).server.retainMs).toBeNull();
+    const cases: Array<[string, number]> = [
+      ["30d", 30 * 86_400_000],
+      ["12h", 12 * 3_600_000],
+      ["90m", 90 * 60_000],
+      ["45s", 45_000],
+    ];
+    for (const [text, ms] of cases) {
+      await writeConfig(`[server]\nretain = "${text}"\n`);
+      expect((await loadConfig({ cwd: dir })).server.retainMs).toBe(ms);
+    }
+    for (const bad of ['"30"', '"0d"', '"1w"', '"-1d"', "30"]) {
+      await writeConfig(`[server]\nretain = ${bad}\n`);
+      expect(await failure(loadConfig({ cwd: dir }))).toMatch(
+        /server\.retain: expected a duration such as "30d"/,
+      );
+    }
   });
 
   it("resolves workflow roots against the file's folder; by default that folder and the working one", async () => {

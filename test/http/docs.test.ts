@@ -33,6 +33,7 @@ const ENDPOINTS = [
   "GET /api/runs/{run_id}",
   "PATCH /api/runs/{run_id}",
   "DELETE /api/runs/{run_id}",
+  "POST /api/runs/bulk",
   "POST /api/runs/{run_id}/cancel",
   "POST /api/runs/{run_id}/pause",
   "POST /api/runs/{run_id}/resume",

@@ -137,6 +137,14 @@ export function fixtureService(calls: Call[] = []): OperatorService {
     editRun: async (id, body) => ofRun(id, () => seen("editRun", { ...summary }, body)),
     deleteRun: async (id) => ofRun(id, () => undefined),
     cancelRun: async (id) => ofRun(id, () => ({ ok: true })),
+    bulkRuns: async (body) => ({
+      action: body.action,
+      done: 0,
+      done_run_ids: [],
+      refused: [],
+      more: false,
+      next_cursor: null,
+    }),
     pauseRun: async (id) =>
       ofRun(id, () => {
         throw conflict("The run is completed; only a queued or running run can be paused.");

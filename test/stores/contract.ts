@@ -3,6 +3,7 @@
 // The parts live in test/stores/contract/ so each stays readable.
 import { afterEach, beforeEach, describe } from "vitest";
 import type { Store } from "../../src/engine/index.ts";
+import { bulkContract } from "./contract/bulk.ts";
 import { claimsContract } from "./contract/claims.ts";
 import { mixedClaimsContract } from "./contract/claims-mixed.ts";
 import { countsContract } from "./contract/counts.ts";
@@ -52,5 +53,6 @@ export function storeContract(
     lifecycleContract(harness);
     countsContract(harness);
     idempotencyContract(harness);
+    bulkContract(harness);
   });
 }

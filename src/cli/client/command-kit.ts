@@ -28,6 +28,8 @@ export interface ClientContext {
 export interface ClientCommand {
   /** Names of the required positional arguments, e.g. ["RUN", "NODE"]. */
   positionals?: string[];
+  /** Any number of positional arguments after the required ones (e.g. `RUN...`). */
+  variadic?: boolean;
   options?: Record<string, OptionKind>;
   run(ctx: ClientContext): Promise<number | undefined>;
 }
@@ -35,7 +37,11 @@ export interface ClientCommand {
 export function clientCommand(name: string, command: ClientCommand) {
   return async (argv: string[], io: CliIo): Promise<number> => {
     const parsed = parseArgs(argv, { ...CONNECTION_OPTIONS, ...command.options });
-    const args = checkPositionals(parsed.positionals, command.positionals ?? []);
+    const args = checkPositionals(
+      parsed.positionals,
+      command.positionals ?? [],
+      command.variadic === true,
+    );
     const client = clientFor(parsed, io);
     const json = parsed.options.json === true;
     const style = createStyle(!json && colourWanted(io));
@@ -47,9 +53,9 @@ export function clientCommand(name: string, command: ClientCommand) {
   };
 }
 
-function checkPositionals(given: string[], wanted: string[]): string[] {
+function checkPositionals(given: string[], wanted: string[], variadic: boolean): string[] {
   if (given.length < wanted.length) throw new UsageError(`missing ${wanted[given.length]}`);
-  if (given.length > wanted.length)
+  if (!variadic && given.length > wanted.length)
     throw new UsageError(`unexpected argument ${given[wanted.length]}`);
   return given;
 }

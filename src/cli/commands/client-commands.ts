@@ -27,8 +27,9 @@ const registration: Loader = () => import("./registration.ts");
 export const CLIENT_COMMANDS: readonly CommandEntry[] = [
   entry(
     "runs",
-    "runs [--status S] [--workflow W] [--search Q] [--limit N [--cursor C]]",
-    "list runs in dispatch order",
+    "runs [--status S] [--workflow W] [--search Q] [--limit N [--cursor C]]\n" +
+      "       runs delete|cancel|retry [RUN...] [--status S] [--workflow W] [--before ISO] [--limit N] [--all]",
+    "list runs in dispatch order; delete, cancel or retry the failed attempts of many runs",
     () => import("./runs.ts"),
   ),
   entry("show", "show RUN", "show a run: fields, output, tasks", () => import("./show.ts")),

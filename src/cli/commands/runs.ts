@@ -1,13 +1,16 @@
 // `yardmaster runs [--status S] [--workflow W] [--search Q] [--limit N [--cursor C]]`: the
 // dispatch list, in position order; with --limit one page, and the command for the next one.
+// `yardmaster runs delete|cancel|retry ...` acts on many runs at once (bulk.ts).
+import type { CliIo } from "../cli-io.ts";
 import type { RunStatus, RunSummary } from "../client/api-types.ts";
 import { clientCommand, printJson } from "../client/command-kit.ts";
 import type { Style } from "../format/style.ts";
 import { renderTable, truncate } from "../format/table.ts";
 import { relativeTime } from "../format/time.ts";
 import { stringOption, UsageError } from "../parse-args.ts";
+import { bulkCommand, isBulkVerb } from "./bulk.ts";
 
-export const run = clientCommand("runs", {
+const list = clientCommand("runs", {
   options: {
     status: "string",
     workflow: "string",
@@ -45,6 +48,13 @@ export const run = clientCommand("runs", {
     return undefined;
   },
 });
+
+/** `runs delete|cancel|retry` act on many runs (bulk.ts); otherwise `runs` lists them. */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const verb = argv[0];
+  if (verb !== undefined && isBulkVerb(verb)) return bulkCommand(verb)(argv.slice(1), io);
+  return list(argv, io);
+}
 
 /** The same filters and page size, from the next cursor (shell-quoted where needed). */
 function nextArgs(parsed: Parameters<typeof stringOption>[0], cursor: string): string[] {

@@ -13,12 +13,14 @@
 import type { EngineCore } from "../core.ts";
 import type { RequestRecord } from "../domain.ts";
 import type { RegisteredWorkflow } from "../registry.ts";
+import { type BulkAction, type BulkResult, type BulkTarget, bulkRuns } from "./bulk.ts";
 import { type PublishScope, publishPluginEvent } from "./plugins.ts";
 import { type BindEvent, bindWorkflow, syncRegistrations, unbindWorkflow } from "./registration.ts";
 import { type AnswerAuthor, type AnswerInput, answerRequest } from "./requests.ts";
 import * as runs from "./runs.ts";
 import * as tasks from "./tasks.ts";
 
+export type { BulkAction, BulkRefusal, BulkResult, BulkTarget } from "./bulk.ts";
 export type { PublishScope } from "./plugins.ts";
 export type { BindEvent } from "./registration.ts";
 export type { AnswerAuthor, AnswerInput } from "./requests.ts";
@@ -91,6 +93,14 @@ export class Commands {
   /** An operator's note in the run's work log; answers the entry's id. */
   appendRunLog(runId: string, text: string): Promise<number> {
     return runs.appendOperatorLog(this.#core, runId, text);
+  }
+
+  /**
+   * Cancels, deletes or retries the failed attempts of many runs (bulk.ts): each run by its
+   * single operation's rules, refusals answered per run, writes in chunks.
+   */
+  bulkRuns(action: BulkAction, target: BulkTarget): Promise<BulkResult> {
+    return bulkRuns(this.#core, action, target);
   }
 
   // Tasks: each answers the id of the attempt it enqueued.

@@ -242,19 +242,22 @@ export async function editRun(core: EngineCore, runId: string, input: EditInput)
 
 /** Cancels the run's outstanding attempts; answers how many were stopped. */
 export async function cancelRun(core: EngineCore, runId: string): Promise<number> {
-  return core.uow.run(async (work) => {
-    const run = await requireRun(work.tx, runId);
-    if (TERMINAL_RUN_STATUSES.includes(run.status)) {
-      throw refused(`Run ${runId} has already ended (${run.status}).`, { status: run.status });
-    }
-    const cancelled: number[] = [];
-    for (const task of await work.tx.listTasks({ run_id: runId, status: OUTSTANDING })) {
-      if (await cancelAttempt(work, core, task, "cancel")) cancelled.push(task.id);
-    }
-    await work.tx.updateRun(runId, { status: "cancelled", updated: work.now });
-    work.emit("run.cancelled", runId, null, { cancelled_tasks: cancelled });
-    return cancelled.length;
-  });
+  return core.uow.run(async (work) => cancelRunIn(work, core, await requireRun(work.tx, runId)));
+}
+
+/** `cancelRun` inside `work` (also per run of a cancel in bulk); refuses before it writes. */
+export async function cancelRunIn(work: Work, core: EngineCore, run: RunRecord): Promise<number> {
+  const runId = run.id;
+  if (TERMINAL_RUN_STATUSES.includes(run.status)) {
+    throw refused(`Run ${runId} has already ended (${run.status}).`, { status: run.status });
+  }
+  const cancelled: number[] = [];
+  for (const task of await work.tx.listTasks({ run_id: runId, status: OUTSTANDING })) {
+    if (await cancelAttempt(work, core, task, "cancel")) cancelled.push(task.id);
+  }
+  await work.tx.updateRun(runId, { status: "cancelled", updated: work.now });
+  work.emit("run.cancelled", runId, null, { cancelled_tasks: cancelled });
+  return cancelled.length;
 }
 
 /** Stops what the run has going and deletes it with its records; `run.deleted` is never stored. */

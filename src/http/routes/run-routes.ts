@@ -3,6 +3,8 @@ import { z } from "zod";
 import type { OperatorService } from "../../service/api.ts";
 import { validation } from "../../service/errors.ts";
 import {
+  BulkOut,
+  BulkRuns,
   Created,
   EditRun,
   NewRun,
@@ -125,6 +127,22 @@ export function registerRunRoutes(app: ZodApp, service: OperatorService): void {
       }
       return page.runs;
     },
+  );
+  app.post(
+    "/api/runs/bulk",
+    {
+      schema: {
+        ...OPERATOR,
+        tags,
+        operationId: "bulkRuns",
+        summary: "Cancel, delete or retry the failed attempts of many runs in one request",
+        description:
+          'By `run_ids` or by `filter` (oldest first, at most `limit` runs: `more` and `next_cursor` say when to ask again). Each run is done as its single operation would do it, with the same events; what that operation would refuse is answered in `refused`, per run, and the rest is done (docs/http.md, "Operations in bulk").',
+        body: BulkRuns,
+        response: { 200: BulkOut, ...refusals(401, 422) },
+      },
+    },
+    (request) => service.bulkRuns(request.body),
   );
   app.get(
     "/api/runs/counts",

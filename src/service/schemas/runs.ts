@@ -1,6 +1,6 @@
 // Runs: the list and detail views, their outputs and totals, and the operator's run bodies.
 import { z } from "zod";
-import { MAX_SUBMIT_BATCH } from "../limits.ts";
+import { MAX_BULK_RUNS, MAX_SUBMIT_BATCH } from "../limits.ts";
 import {
   anyJson,
   doc,
@@ -12,6 +12,7 @@ import {
   RunStatus,
   textInput,
 } from "./common.ts";
+import { ErrorCode } from "./refs.ts";
 import { BranchFrame, TaskView } from "./tasks.ts";
 
 export const RunOutput = named(
@@ -158,3 +159,88 @@ export const RunCounts = named(
   }),
 );
 export type RunCounts = z.infer<typeof RunCounts>;
+
+// Checked by a refinement, not `format`, so the schema keeps to the keywords the API's request
+// schemas use elsewhere (the fuzzer generates from them).
+const ISO_INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/;
+
+export const BulkAction = named(
+  "BulkAction",
+  z.enum(["cancel", "delete", "retry_failed"]),
+  "What an operation in bulk does to each run: `cancel` it, `delete` it (ended runs only), or " +
+    "`retry_failed`: retry each of its dead-lettered attempts, which re-opens the run.",
+);
+
+export const BulkRuns = named(
+  "BulkRuns",
+  z
+    .object({
+      action: BulkAction,
+      run_ids: doc(
+        z.array(nameInput().min(1)).min(1).max(MAX_BULK_RUNS).optional(),
+        `These runs (at most ${MAX_BULK_RUNS}).`,
+      ),
+      filter: doc(
+        z
+          .object({
+            status: RunStatus.optional(),
+            workflow: nameInput().optional(),
+            before: doc(
+              z
+                .string()
+                .max(64)
+                .refine((t) => ISO_INSTANT.test(t) && !Number.isNaN(Date.parse(t)), {
+                  message: "Expected an ISO-8601 date-time with an offset (2026-11-01T00:00:00Z).",
+                })
+                .optional(),
+              "Only runs created before this instant (ISO-8601 date-time with an offset).",
+            ),
+          })
+          .optional(),
+        "The runs matching every field given, of the statuses the action applies to (cancel: " +
+          "queued, running, paused; delete: completed, failed, cancelled; retry_failed: " +
+          "failed), oldest first (by creation, then id).",
+      ),
+      limit: doc(
+        z.int().min(1).max(MAX_BULK_RUNS).optional(),
+        `With \`filter\`: at most this many runs (default and maximum ${MAX_BULK_RUNS}).`,
+      ),
+      cursor: doc(
+        z.string().max(200).optional(),
+        "With `filter`: the `next_cursor` of the previous answer, to go on after its runs.",
+      ),
+    })
+    .refine((b) => (b.run_ids === undefined) !== (b.filter === undefined), {
+      message: "Exactly one of run_ids and filter is required.",
+    }),
+  "Exactly one of `run_ids` and `filter`; neither or both is a validation failure.",
+);
+export type BulkRuns = z.infer<typeof BulkRuns>;
+
+export const BulkRefusal = named(
+  "BulkRefusal",
+  z.object({
+    run_id: z.string(),
+    code: ErrorCode,
+    message: doc(z.string(), "What the single operation on this run would have answered."),
+  }),
+);
+
+export const BulkOut = named(
+  "BulkOut",
+  z.object({
+    action: BulkAction,
+    done: doc(int(), "How many runs the action was done to."),
+    done_run_ids: doc(z.array(z.string()), "Those runs, in the order they were taken."),
+    refused: z.array(BulkRefusal),
+    more: doc(
+      z.boolean(),
+      "The filter matched more runs than `limit`: ask again with `cursor` set to `next_cursor`.",
+    ),
+    next_cursor: doc(
+      z.string().nullable(),
+      "With `filter`: where the next request goes on (null with `run_ids`, or when nothing matched).",
+    ),
+  }),
+);
+export type BulkOut = z.infer<typeof BulkOut>;

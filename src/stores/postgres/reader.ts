@@ -15,6 +15,7 @@ import type {
   RunCount,
   RunFilter,
   RunRecord,
+  RunSelection,
   StoreReader,
   StreamChunkRecord,
   SubmissionRecord,
@@ -43,6 +44,9 @@ export class PgReader implements StoreReader {
   }
   listRuns(filter?: RunFilter): Promise<RunRecord[]> {
     return runs.listRuns(this.db, filter);
+  }
+  selectRuns(selection: RunSelection): Promise<RunRecord[]> {
+    return runs.selectRuns(this.db, selection);
   }
   countRunsByStatus(): Promise<RunCount[]> {
     return runs.countRunsByStatus(this.db);

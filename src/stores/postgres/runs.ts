@@ -2,7 +2,7 @@
 // adds, moves or removes a run keeps it so (a move shifts only the runs in between). Changes to
 // the list first take a transaction-level advisory lock, so servers sharing a database change
 // it one at a time and MAX(position) + 1 is read after the previous change committed.
-import type { RunCount, RunFilter, RunRecord } from "../../engine/index.ts";
+import type { RunCount, RunFilter, RunRecord, RunSelection } from "../../engine/index.ts";
 import { likeLiteral } from "../like-literal.ts";
 import { type PatchTable, patchQuery } from "./patch.ts";
 import { toRun } from "./rows.ts";
@@ -40,6 +40,12 @@ const DELETE_RUN = [
   "DELETE FROM idempotency_keys WHERE run_id = $1",
 ].map(sql);
 const DELETE_RUN_ROW = sql("DELETE FROM runs WHERE id = $1 RETURNING position");
+// After deleting many runs: the list from the first gap on, numbered densely again in one
+// statement (the unique position is checked at its end).
+const RENUMBER_FROM = sql(`
+UPDATE runs SET position = r.rn + $1::integer - 1
+FROM (SELECT id, row_number() OVER (ORDER BY position) AS rn FROM runs WHERE position >= $1::integer) AS r
+WHERE runs.id = r.id AND runs.position <> r.rn + $1::integer - 1`);
 
 const RUNS: PatchTable = {
   table: "runs",
@@ -78,6 +84,28 @@ export async function listRuns(db: Db, filter: RunFilter = {}): Promise<RunRecor
   }
   const statement = sql(`SELECT * FROM runs ${where(conditions)} ORDER BY position${limit}`);
   return (await rows(db, statement, values)).map(toRun);
+}
+
+// Bulk operations and retention: oldest first, keyset on (created, id).
+const SELECT_RUNS = sql(`SELECT * FROM runs
+WHERE ($1::text[] IS NULL OR status = ANY($1::text[]))
+  AND ($2::text IS NULL OR workflow = $2::text)
+  AND ($3::bigint IS NULL OR created < $3::bigint)
+  AND ($4::bigint IS NULL OR updated < $4::bigint)
+  AND ($5::bigint IS NULL OR (created, id) > ($5::bigint, $6::text))
+ORDER BY created, id LIMIT $7`);
+
+export async function selectRuns(db: Db, q: RunSelection): Promise<RunRecord[]> {
+  const values = [
+    q.statuses === undefined ? null : [...q.statuses],
+    q.workflow ?? null,
+    q.createdBefore ?? null,
+    q.updatedBefore ?? null,
+    q.after?.created ?? null,
+    q.after?.id ?? "",
+    q.limit,
+  ];
+  return (await rows(db, SELECT_RUNS, values)).map(toRun);
 }
 
 const COUNT_RUNS = sql(`SELECT status, workflow, count(*)::integer AS count FROM runs
@@ -132,4 +160,20 @@ export async function deleteRun(db: Db, id: string): Promise<void> {
   for (const statement of DELETE_RUN) await db.run(statement, [id]);
   const gone = await first(db, DELETE_RUN_ROW, [id]);
   if (gone !== null) await db.run(CLOSE_GAP, [gone.position]);
+}
+
+// The same deletes over a set of runs: one statement per table, not one per table and run.
+const DELETE_RUNS = DELETE_RUN.map(({ text }) =>
+  sql(text.replaceAll("run_id = $1", "run_id = ANY($1::text[])")),
+);
+const DELETE_RUN_ROWS = sql("DELETE FROM runs WHERE id = ANY($1::text[]) RETURNING position");
+
+export async function deleteRuns(db: Db, ids: readonly string[]): Promise<void> {
+  if (!ids.length) return;
+  const list = [...ids];
+  for (const statement of DELETE_RUNS) await db.run(statement, [list]);
+  const gone = await rows(db, DELETE_RUN_ROWS, [list]);
+  if (!gone.length) return;
+  const from = Math.min(...gone.map((r) => r.position as number));
+  await db.run(RENUMBER_FROM, [from]);
 }

@@ -54,6 +54,10 @@ export class PgWriter extends PgReader implements StoreWriter {
     await this.#lockList();
     return runs.deleteRun(this.db, id);
   }
+  async deleteRuns(ids: readonly string[]): Promise<void> {
+    await this.#lockList();
+    return runs.deleteRuns(this.db, ids);
+  }
   insertTask(task: NewTask): Promise<TaskRecord> {
     return tasks.insertTask(this.db, task);
   }

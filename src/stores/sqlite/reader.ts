@@ -17,6 +17,7 @@ import type {
   RunCount,
   RunFilter,
   RunRecord,
+  RunSelection,
   StoreReader,
   StreamChunkRecord,
   SubmissionRecord,
@@ -61,6 +62,9 @@ export class SqliteReader implements StoreReader {
   }
   async listRuns(filter?: RunFilter): Promise<RunRecord[]> {
     return this.reads.runs.list(filter);
+  }
+  async selectRuns(selection: RunSelection): Promise<RunRecord[]> {
+    return this.reads.runs.select(selection);
   }
   async countRunsByStatus(): Promise<RunCount[]> {
     return this.reads.runs.count();

@@ -1,7 +1,7 @@
 // Runs and the dispatch list. `position` is dense 1..n across all runs; every statement that
 // adds, moves or removes a run keeps it so, which lets a move shift only the runs in between.
 import type Database from "better-sqlite3";
-import type { RunCount, RunFilter, RunRecord } from "../../engine/index.ts";
+import type { RunCount, RunFilter, RunRecord, RunSelection } from "../../engine/index.ts";
 import { likeLiteral } from "../like-literal.ts";
 import type { Row } from "./codec.ts";
 import { runCodec } from "./columns.ts";
@@ -17,6 +17,17 @@ SELECT id, workflow, title, description, status, position, created, updated, sta
 FROM runs WHERE (@status IS NULL OR status = @status) AND (@workflow IS NULL OR workflow = @workflow)
   AND (@title IS NULL OR title LIKE '%' || @title || '%' ESCAPE '\\') AND position > @after
 ORDER BY position LIMIT @limit`;
+
+// Bulk operations and retention: oldest first, keyset on (created, id). A scan of the runs table
+// (no index on created): one a minute for retention, one per page of a bulk operation.
+const SELECT_RUNS = `
+SELECT id, workflow, title, description, status, position, created, updated, started, input
+FROM runs WHERE (@statuses IS NULL OR status IN (SELECT value FROM json_each(@statuses)))
+  AND (@workflow IS NULL OR workflow = @workflow)
+  AND (@createdBefore IS NULL OR created < @createdBefore)
+  AND (@updatedBefore IS NULL OR updated < @updatedBefore)
+  AND (@afterCreated IS NULL OR created > @afterCreated OR (created = @afterCreated AND id > @afterId))
+ORDER BY created, id LIMIT @limit`;
 
 const COUNT_RUNS = `SELECT status, workflow, count(*) AS count FROM runs GROUP BY status, workflow
 ORDER BY status, workflow`;
@@ -59,6 +70,11 @@ WHERE position BETWEEN MIN(@src, @dst) AND MAX(@src, @dst)`;
 const TOUCH_RUN = "UPDATE runs SET updated = ? WHERE id = ?";
 
 const CLOSE_GAP = "UPDATE runs SET position = position - 1 WHERE position > ?";
+// After deleting many runs: the list from the first gap on, numbered densely again in one pass.
+const RENUMBER_FROM = `
+UPDATE runs SET position = r.rn + @from - 1
+FROM (SELECT id, row_number() OVER (ORDER BY position) AS rn FROM runs WHERE position >= @from) AS r
+WHERE runs.id = r.id AND runs.position <> r.rn + @from - 1`;
 
 // Children first: the foreign keys refuse a run or task that still has rows under it.
 const DELETE_RUN_STATEMENTS = [
@@ -70,13 +86,14 @@ const DELETE_RUN_STATEMENTS = [
   "DELETE FROM tasks WHERE run_id = ?",
   "DELETE FROM events WHERE run_id = ?",
   "DELETE FROM idempotency_keys WHERE run_id = ?",
-  "DELETE FROM runs WHERE id = ?",
 ];
+const DELETE_RUN_ROW = "DELETE FROM runs WHERE id = ?";
 
 export function runReads(db: Database.Database) {
   const get = new RecordQuery(db, GET_RUN, runCodec);
   const list = db.prepare<[Row], unknown[]>(LIST_RUNS).raw();
   const count = db.prepare<[], RunCount>(COUNT_RUNS);
+  const select = db.prepare<[Row], unknown[]>(SELECT_RUNS).raw();
   return {
     get: (id: string): RunRecord | null => get.get(id),
     list: (filter: RunFilter = {}): RunRecord[] =>
@@ -90,6 +107,18 @@ export function runReads(db: Database.Database) {
         })
         .map(decodeListed),
     count: (): RunCount[] => count.all(),
+    select: (q: RunSelection): RunRecord[] =>
+      select
+        .all({
+          statuses: q.statuses === undefined ? null : JSON.stringify(q.statuses),
+          workflow: q.workflow ?? null,
+          createdBefore: q.createdBefore ?? null,
+          updatedBefore: q.updatedBefore ?? null,
+          afterCreated: q.after?.created ?? null,
+          afterId: q.after?.id ?? "",
+          limit: q.limit,
+        })
+        .map(decodeListed),
   };
 }
 
@@ -100,7 +129,10 @@ export function runWrites(db: Database.Database) {
   const move = db.prepare<[Row]>(MOVE_RUN);
   const closeGap = db.prepare<[number]>(CLOSE_GAP);
   const touch = db.prepare<[number, string]>(TOUCH_RUN);
-  const deletes = DELETE_RUN_STATEMENTS.map((sql) => db.prepare<[string]>(sql));
+  const deletes = [...DELETE_RUN_STATEMENTS, DELETE_RUN_ROW].map((sql) =>
+    db.prepare<[string]>(sql),
+  );
+  const renumber = db.prepare<[Row]>(RENUMBER_FROM);
   const patch = new PatchStatements(db, {
     table: "runs",
     codec: runCodec,
@@ -149,6 +181,16 @@ export function runWrites(db: Database.Database) {
       if (run === null) return;
       for (const statement of deletes) statement.run(id);
       closeGap.run(run.position);
+    },
+    removeMany(ids: readonly string[]): void {
+      let from = Number.POSITIVE_INFINITY;
+      for (const id of ids) {
+        const run = get.get(id);
+        if (run === null) continue;
+        for (const statement of deletes) statement.run(id);
+        from = Math.min(from, run.position);
+      }
+      if (from !== Number.POSITIVE_INFINITY) renumber.run({ from });
     },
   };
 }

@@ -100,6 +100,11 @@ export class SqliteWriter extends SqliteReader implements StoreWriter {
     w.claims.index.drop();
     w.runs.remove(id);
   }
+  async deleteRuns(ids: readonly string[]): Promise<void> {
+    const w = this.#w;
+    w.claims.index.drop();
+    w.runs.removeMany(ids);
+  }
   async insertTask(task: NewTask): Promise<TaskRecord> {
     const w = this.#w;
     const record = w.tasks.insert(task);
