@@ -17,6 +17,7 @@ export type {
 export { isEdgeRef, isTransition } from "./authoring/refs.ts";
 export type {
   Arrival,
+  Backoff,
   EdgeRef,
   FinalGraph,
   FinalNode,

@@ -5,7 +5,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Workflow } from "../../src/authoring/index.ts";
-import { type Clock, Engine, type EventRecord, type Store } from "../../src/engine/index.ts";
+import {
+  type Clock,
+  Engine,
+  type EventRecord,
+  type NodeDefaults,
+  type Store,
+} from "../../src/engine/index.ts";
 import { openStore } from "../../src/server/start.ts";
 import { EngineOperatorService } from "../../src/service/operator-service.ts";
 import { testStoreUrl } from "./test-store.ts";
@@ -31,10 +37,11 @@ export interface Harness {
 
 export interface HarnessOptions {
   pools?: Record<string, { capacity: number }>;
-  defaults?: { retries?: number; priority?: number };
+  defaults?: Partial<NodeDefaults>;
   dir?: string;
   start?: boolean;
   idempotencyWindowMs?: number;
+  /** The engine's clock; the system clock by default. */
   clock?: Clock;
   retainMs?: number;
 }

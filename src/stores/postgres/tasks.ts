@@ -45,6 +45,7 @@ const TASKS: PatchTable = {
     "used_s",
     "waiting_since",
     "error_stack",
+    "not_before",
   ],
   json: ["payload", "result", "branch", "lineage", "stats"],
 };

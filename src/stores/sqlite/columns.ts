@@ -51,6 +51,7 @@ export const taskCodec = makeCodec<TaskRecord>({
   used_s: "plain",
   waiting_since: "plain",
   error_stack: "plain",
+  not_before: "plain",
 });
 
 export const logCodec = makeCodec<LogRecord>({

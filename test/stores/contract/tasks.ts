@@ -18,6 +18,7 @@ const UNSET = {
   used_s: 0,
   waiting_since: null,
   error_stack: null,
+  not_before: null,
 } as const;
 
 export function tasksContract(h: Harness): void {
