@@ -80,9 +80,17 @@ const show = (name: string, [cold, warm]: Round[]) =>
       `  warm ${String(warm.stepsPerS).padStart(6)} steps/s (${warm.cpuUsPerRun} µs CPU/run)`,
   );
 
+const per = (a: Round, b: Round) => (a.cpuUsPerRun / b.cpuUsPerRun).toFixed(2);
+
 for (let rep = 1; rep <= REPEAT; rep++) {
   console.log(`repetition ${rep}`);
-  show("yardmaster", await yardmaster());
-  show("floor", await floor(true));
+  const ours = await yardmaster();
+  show("yardmaster", ours);
+  const least = await floor(true);
+  show("floor", least);
   show("floor-memory", await floor(false));
+  // The target: Yardmaster's server CPU per run within 1.3x of the durable floor's.
+  console.log(
+    `yardmaster / floor CPU per run: cold ${per(ours[0], least[0])}x, warm ${per(ours[1], least[1])}x (target <= 1.3x)`,
+  );
 }

@@ -11,6 +11,7 @@ import { BLANK, type Figure, medianFigure, round, table } from "./figures.ts";
 import { type BenchOptions, readOptions, type WorkloadName } from "./options.ts";
 import { waitForQuiet } from "./quiet.ts";
 import { killAllServers } from "./server-handle.ts";
+import { targetLines } from "./targets.ts";
 import { w1, w1b, w3, w4 } from "./workloads/batch.ts";
 import { w2 } from "./workloads/latency.ts";
 import { w5 } from "./workloads/read-side.ts";
@@ -109,6 +110,7 @@ async function main(): Promise<number> {
     }
   }
   console.log(`\n${table(figures)}`);
+  console.log(`\n${targetLines(figures).join("\n")}`);
   const report = {
     date: new Date().toISOString(),
     machine: machine(),

@@ -26,7 +26,8 @@ async function rounds(
   client: HttpClient,
   cpu: () => number,
   batched = false,
-): Promise<void> {
+): Promise<number[]> {
+  const costs: number[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const before = cpu();
     const sent = batched
@@ -38,7 +39,9 @@ async function rounds(
     console.log(
       `${name.padEnd(15)} round ${round}: ${rate} submits/s, ${perSubmit.toFixed(0)} µs CPU each`,
     );
+    costs.push(perSubmit);
   }
+  return costs;
 }
 
 async function floorServer(): Promise<void> {
@@ -74,8 +77,11 @@ if (process.argv.includes("--floor")) {
   await floorServer();
 } else {
   await withSession({ pools: { bench: 1 }, workflows: { nap: "bench" } }, async (s) => {
-    await rounds("yardmaster", s.client, () => s.server.cpuMs());
-    await rounds("yardmaster batch", s.client, () => s.server.cpuMs(), true);
+    const single = await rounds("yardmaster", s.client, () => s.server.cpuMs());
+    const batch = await rounds("yardmaster batch", s.client, () => s.server.cpuMs(), true);
+    // Round by round (cold against cold): the target is a batch at least 5x cheaper per run.
+    const ratios = single.map((c, i) => (c / batch[i]).toFixed(1));
+    console.log(`single / batch CPU per run, by round: ${ratios.join(", ")}x (target >= 5x)`);
   });
   await measureFloor();
 }

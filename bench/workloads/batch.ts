@@ -110,6 +110,7 @@ function throughput(batch: Batch, r: BatchResult): Figure {
     driver_cpu_pct: round((100 * r.driverCpuMs) / r.wallMs),
     machine_cpu_pct: round((100 * r.machineCpuMs) / r.wallMs),
     steps_per_cpu_s: round((batch.runs * batch.steps * 1000) / r.cpuMs),
+    server_cpu_us_per_run: round((r.cpuMs * 1000) / batch.runs),
     disk_bytes_per_step: round(r.diskBytes / (batch.runs * batch.steps)),
     submit_ms: round(r.submitMs),
     ended_while_submitting: r.endedWhileSubmitting,

@@ -1,0 +1,77 @@
+// The engineering targets `npm run bench` prints under its table: each figure of this run beside
+// its target, as a ratio where the target is one. Printed, never asserted (docs/benchmarks.md,
+// "Targets"); a row whose workload did not run says so.
+import type { Figure } from "./figures.ts";
+
+interface Target {
+  what: string;
+  /** The figure of this run, or null when its workload was not measured. */
+  value: (f: Map<string, Figure>) => number | null;
+  unit: string;
+  goal: string;
+  met: (v: number) => boolean;
+}
+
+const num = (f: Figure | undefined, key: string): number | null =>
+  typeof f?.[key] === "number" ? (f[key] as number) : null;
+
+const ratio = (a: number | null, b: number | null) =>
+  a === null || b === null || b === 0 ? null : a / b;
+
+const TARGETS: Target[] = [
+  {
+    what: "W1 server CPU per run / W1B's (batch submit saves)",
+    value: (f) =>
+      ratio(num(f.get("W1"), "server_cpu_us_per_run"), num(f.get("W1B"), "server_cpu_us_per_run")),
+    unit: "x",
+    goal: ">= 5x on the submit alone (bench/submit-cost.ts); this row includes the steps",
+    met: (v) => v >= 5,
+  },
+  {
+    what: "W2 p99 at 100 runs/s",
+    value: (f) => num(f.get("W2"), "p99_ms"),
+    unit: " ms",
+    goal: "< 10 ms",
+    met: (v) => v < 10,
+  },
+  {
+    what: "W2 p99 / p50",
+    value: (f) => ratio(num(f.get("W2"), "p99_ms"), num(f.get("W2"), "p50_ms")),
+    unit: "x",
+    goal: "< 2x",
+    met: (v) => v < 2,
+  },
+  {
+    what: "W4 wall / whole-wave ideal",
+    value: (f) => num(f.get("W4"), "ratio"),
+    unit: "x",
+    goal: "<= 1.10x",
+    met: (v) => v <= 1.1,
+  },
+  {
+    what: "W1 server peak RSS",
+    value: (f) => num(f.get("W1"), "rss_mib"),
+    unit: " MiB",
+    goal: "< 200 MiB",
+    met: (v) => v < 200,
+  },
+];
+
+const NOT_HERE = [
+  "W1, W3 server CPU per run / the floor's: bench/floor-w1.ts prints it (target <= 1.3x)",
+  "steps/s / BullMQ's: BullMQ is not measured by this harness (docs/benchmarks.md keeps the side-by-side run; target >= 1.5x)",
+];
+
+/** The targets block: one line per target with this run's figure, then what is measured elsewhere. */
+export function targetLines(figures: readonly Figure[]): string[] {
+  const byName = new Map(figures.map((f) => [f.workload, f]));
+  const lines = ["Targets (printed, never asserted):"];
+  for (const t of TARGETS) {
+    const v = t.value(byName);
+    const shown = v === null ? "not measured in this run" : `${Number(v.toPrecision(3))}${t.unit}`;
+    const verdict = v === null ? "" : t.met(v) ? "  met" : "  NOT MET";
+    lines.push(`  ${t.what}: ${shown} (target ${t.goal})${verdict}`);
+  }
+  for (const line of NOT_HERE) lines.push(`  ${line}`);
+  return lines;
+}
