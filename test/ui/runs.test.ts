@@ -45,7 +45,8 @@ describe("the runs list", () => {
     await page.fill("dialog input[name=title]", "from the form");
     await page.fill("dialog textarea[name=description]", "typed *in* the browser");
     await page.click("dialog button[type=submit]");
-    await page.waitForSelector("tr:has-text('from the form')");
+    // The console opens the new run's page.
+    await page.waitForSelector("h1:has-text('from the form')");
     const runs = (await s.call("GET", "/api/runs?workflow=chain")).body as any[];
     const run = runs.find((r) => r.title === "from the form");
     expect(run).toBeTruthy();

@@ -63,6 +63,14 @@ export async function authorized(): Promise<void> {
 }
 
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return (await call<T>(method, path, body)).data;
+}
+
+async function call<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ data: T; headers: Headers }> {
   if (path !== "/api/me") await authorized();
   const headers: Record<string, string> = { ...authHeaders(), accept: "application/json" };
   const init: RequestInit = { method, headers };
@@ -77,7 +85,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     throw new ApiError(0, { error: "The server cannot be reached.", code: "network" });
   }
   const parsed = await parse(res);
-  if (res.ok) return parsed as T;
+  if (res.ok) return { data: parsed as T, headers: res.headers };
   if (res.status === 401) requireToken();
   const errorBody =
     parsed && typeof parsed === "object"
@@ -87,6 +95,18 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
 }
 
 export const get = <T>(path: string) => api<T>("GET", path);
+
+/** One page of a paged list: its items and the cursor of the next page, null after the last. */
+export interface Page<T> {
+  items: T[];
+  next: string | null;
+}
+
+/** A GET of a paged list (`limit`), reading the next page's cursor from its header. */
+export async function getPage<T>(path: string): Promise<Page<T>> {
+  const { data, headers } = await call<T[]>("GET", path);
+  return { items: data, next: headers.get("x-service-next-cursor") };
+}
 export const post = <T>(path: string, body: unknown = {}) => api<T>("POST", path, body);
 
 /** `?a=1&b=2` from the defined entries, or "" when there are none. */

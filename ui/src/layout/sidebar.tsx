@@ -3,7 +3,7 @@
 // shows it, Escape or a click beside it closes it.
 import { useEffect, useRef } from "react";
 import { get } from "../api/client.ts";
-import type { PluginManifestEntry, RequestView, RunSummary } from "../api/types.ts";
+import type { PluginManifestEntry, RequestView, RunCounts } from "../api/types.ts";
 import { Icon } from "../components/icons.tsx";
 import { useQuery } from "../live/query-cache.ts";
 import { Link } from "../router.tsx";
@@ -56,10 +56,12 @@ export function Sidebar({
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [open, onClose]);
-  const runs = useQuery("runs", () => get<RunSummary[]>("/api/runs"));
+  // The counts, not the list: a badge must not cost a 10,000-row read on every event.
+  const counts = useQuery("runs-counts", () => get<RunCounts>("/api/runs/counts"));
   const inbox = useQuery("inbox", () => get<RequestView[]>("/api/requests?pending=true"));
   const plugins = useQuery("plugins", () => get<PluginManifestEntry[]>("/api/plugins"));
-  const active = runs.data?.filter((r) => ACTIVE.has(r.status)).length ?? 0;
+  const byStatus = (counts.data?.by_status ?? {}) as Record<string, number>;
+  const active = [...ACTIVE].reduce((n, s) => n + (byStatus[s] ?? 0), 0);
   const hasGlobal = (plugins.data ?? []).some((e) => e.panels.some((p) => p.slot === "global"));
   return (
     <>

@@ -1,6 +1,6 @@
 // The dispatch list: one row per run in position order, reorderable by dragging the grip.
 import { useEffect, useRef, useState } from "react";
-import { enc, post } from "../api/client.ts";
+import { enc, type Page, post } from "../api/client.ts";
 import type { RunSummary } from "../api/types.ts";
 import { errorText } from "../components/error-note.tsx";
 import { Icon } from "../components/icons.tsx";
@@ -16,7 +16,10 @@ async function reorder(queryKey: string, runs: RunSummary[], from: number, to: n
   const run = runs[from];
   // The index is in the whole list: land where the neighbour we dropped beside stands now.
   const index = runs[to].position - 1;
-  setQueryData<RunSummary[]>(queryKey, (old) => moved(old ?? runs, from, to));
+  setQueryData<Page<RunSummary>>(queryKey, (old) => ({
+    items: moved(old?.items ?? runs, from, to),
+    next: old?.next ?? null,
+  }));
   try {
     await post(`/api/runs/${enc(run.id)}/position`, { index });
   } catch (err) {
@@ -43,15 +46,7 @@ function CurrentNodes({ nodes }: { nodes?: string[] }) {
   );
 }
 
-export function RunsTable({
-  runs,
-  queryKey,
-  fresh,
-}: {
-  runs: RunSummary[];
-  queryKey: string;
-  fresh: string | null;
-}) {
+export function RunsTable({ runs, queryKey }: { runs: RunSummary[]; queryKey: string }) {
   const body = useRef<HTMLTableSectionElement>(null);
   const [focusId, setFocusId] = useState<string | null>(null);
   const { drag, handleProps, rowClass } = useRowDrag(body, runs.length, (from, to) => {
@@ -78,12 +73,7 @@ export function RunsTable({
       </thead>
       <tbody ref={body}>
         {runs.map((r, i) => (
-          <tr
-            key={r.id}
-            data-row
-            data-run-id={r.id}
-            className={`${rowClass(i)} ${fresh === r.id ? "row-fresh" : ""}`}
-          >
+          <tr key={r.id} data-row data-run-id={r.id} className={rowClass(i)}>
             <td className="col-grip">
               <button
                 type="button"
