@@ -76,9 +76,9 @@ describe("the runs page at 10,000 runs", () => {
     expect(await page.locator("tr[data-run-id]").count()).toBe(1);
     expect(new URL(page.url()).searchParams.get("q")).toBe("seed 9876");
     await page.fill("input[name=q]", "");
-    await page.waitForFunction(() => document.querySelectorAll("tr[data-run-id]").length === 100);
+    await page.waitForFunction("document.querySelectorAll('tr[data-run-id]').length === 100");
     await page.click("button:has-text('Show 100 more')");
-    await page.waitForFunction(() => document.querySelectorAll("tr[data-run-id]").length === 200);
+    await page.waitForFunction("document.querySelectorAll('tr[data-run-id]').length === 200");
     expect(page.errors).toEqual([]);
     await page.close();
   }, 60_000);
