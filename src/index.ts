@@ -17,7 +17,6 @@ export type {
 export { isEdgeRef, isTransition } from "./authoring/refs.ts";
 export type {
   Arrival,
-  Backoff,
   EdgeRef,
   FinalGraph,
   FinalNode,

@@ -1,18 +1,8 @@
 import { GraphError } from "./errors.ts";
 import { edgeKinds, generations, graphProblems } from "./graph-checks.ts";
-import { finalBackoff, optionProblems } from "./node-options.ts";
+import { optionProblems } from "./node-options.ts";
 import { readSignature, type Signature } from "./signature.ts";
-import type {
-  Backoff,
-  FinalBackoff,
-  FinalGraph,
-  FinalizeHints,
-  FinalNode,
-  NodeDefaults,
-  NodeOptions,
-} from "./types.ts";
-
-const backoffOf = (b: Backoff | undefined): FinalBackoff | null => (b ? finalBackoff(b) : null);
+import type { FinalGraph, FinalizeHints, FinalNode, NodeDefaults, NodeOptions } from "./types.ts";
 
 /** One `wf.node(...)` call as recorded; `extra` counts surplus arguments. */
 export interface NodeEntry {
@@ -84,7 +74,6 @@ function draftNode(
     start: options.start === true,
     join: options.join === true,
     retries: options.retries ?? defaults.retries ?? null,
-    backoff: backoffOf(options.backoff ?? defaults.backoff),
     timeout: options.timeout ?? null,
     priority: options.priority ?? defaults.priority ?? null,
     label: options.label ?? name,

@@ -14,7 +14,6 @@ export {
 export { classifyFailure, describeError, errorStack } from "./failure.ts";
 export { toJson } from "./json.ts";
 export type { LoadedWorkflow } from "./loaded-workflow.ts";
-export { backoffProblems, finalBackoff } from "./node-options.ts";
 export { edgeRefs, isEdgeRef, isTransition, makeEdgeRef } from "./refs.ts";
 export { type RoutedTransition, type Routing, route } from "./routing.ts";
 export type * from "./types.ts";

@@ -1,10 +1,9 @@
-import type { Backoff, FinalBackoff, NodeOptions } from "./types.ts";
+import type { NodeOptions } from "./types.ts";
 
 const KNOWN = new Set([
   "start",
   "join",
   "retries",
-  "backoff",
   "timeout",
   "priority",
   "label",
@@ -49,53 +48,7 @@ export function optionProblems(options: unknown): string[] {
     problems.push("input must be a zod schema or a JSON Schema object");
   }
   problems.push(...numberProblems(o as NodeOptions));
-  if (o.backoff !== undefined) problems.push(...backoffProblems(o.backoff));
   return problems;
-}
-
-const BACKOFF_KEYS = new Set(["initial", "factor", "max", "jitter"]);
-const positive = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v > 0;
-
-/** Problems with a backoff (a node's `backoff` option or the server's default), as sentences. */
-export function backoffProblems(backoff: unknown): string[] {
-  if (backoff === null || typeof backoff !== "object" || Array.isArray(backoff)) {
-    return ["backoff must be an object such as { initial: 1, factor: 2, max: 300 }"];
-  }
-  const b = backoff as Record<string, unknown>;
-  const problems: string[] = [];
-  for (const key of Object.keys(b)) {
-    if (!BACKOFF_KEYS.has(key)) {
-      problems.push(`backoff: unknown key "${key}" (known: ${[...BACKOFF_KEYS].join(", ")})`);
-    }
-  }
-  if (!positive(b.initial)) {
-    problems.push(`backoff.initial must be a positive number of seconds, got ${show(b.initial)}`);
-  }
-  if (b.factor !== undefined && !(positive(b.factor) && b.factor >= 1)) {
-    problems.push(`backoff.factor must be a number of at least 1, got ${show(b.factor)}`);
-  }
-  if (b.max !== undefined && !(positive(b.max) && (!positive(b.initial) || b.max >= b.initial))) {
-    problems.push(
-      `backoff.max must be a number of seconds of at least initial, got ${show(b.max)}`,
-    );
-  }
-  if (b.jitter !== undefined && typeof b.jitter !== "boolean") {
-    problems.push("backoff.jitter must be a boolean");
-  }
-  return problems;
-}
-
-/** Seconds a backoff caps at when it names no `max`: an hour. */
-export const DEFAULT_BACKOFF_MAX = 3600;
-
-/** A valid backoff with its defaults filled in. */
-export function finalBackoff(b: Backoff): FinalBackoff {
-  return {
-    initial: b.initial,
-    factor: b.factor ?? 2,
-    max: b.max ?? Math.max(DEFAULT_BACKOFF_MAX, b.initial),
-    jitter: b.jitter ?? true,
-  };
 }
 
 function numberProblems(o: NodeOptions): string[] {

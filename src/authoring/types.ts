@@ -7,8 +7,6 @@ export interface NodeOptions {
   join?: boolean;
   /** Extra attempts after the first failure (non-negative integer). */
   retries?: number;
-  /** The wait before each retry; without it a retry is claimed at once. */
-  backoff?: Backoff;
   /** Seconds per attempt; the clock stops while the task waits on a person. */
   timeout?: number;
   /** Higher is claimed first within a run (integer). */
@@ -26,25 +24,6 @@ export interface NodeOptions {
    */
   input?: { _zod: unknown } | Record<string, unknown>;
 }
-
-/**
- * The wait before retry n (n = 1 for the second attempt), in seconds: `initial * factor^(n-1)`,
- * at most `max`; with `jitter` (the default) a uniformly random share of it ("full jitter"), so
- * retries of many failed attempts spread out instead of arriving together.
- */
-export interface Backoff {
-  /** Seconds before the first retry (positive). */
-  initial: number;
-  /** Growth per retry (at least 1; default 2). */
-  factor?: number;
-  /** Cap in seconds (at least `initial`; default 3600). */
-  max?: number;
-  /** Wait a random time between 0 and the computed delay (default true). */
-  jitter?: boolean;
-}
-
-/** A backoff with every field filled in. */
-export type FinalBackoff = Required<Backoff>;
 
 /** One entry of a join's payload: what one branch of the fan-out delivered. */
 export interface Arrival<V = unknown, K = unknown> {
@@ -116,8 +95,6 @@ export interface FinalNode {
   join: boolean;
   /** null = not declared and no default given at finalization (the server default applies). */
   retries: number | null;
-  /** null = not declared and no default given (the server's `[defaults] backoff` applies). */
-  backoff: FinalBackoff | null;
   timeout: number | null;
   priority: number | null;
   label: string;
@@ -146,7 +123,6 @@ export interface FinalGraph {
 /** Values a server may fill in for node options a workflow leaves unset. */
 export interface NodeDefaults {
   retries?: number;
-  backoff?: Backoff;
   priority?: number;
 }
 

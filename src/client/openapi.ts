@@ -1168,7 +1168,7 @@ export interface components {
       terminal: boolean;
       transitions: string[];
     };
-    /** @description Data of `task.failed`: An attempt failed; `retry_task_id` is the retry enqueued for it, if any, and `retry_at` (present only when the node has a backoff) when that retry may first be claimed. */
+    /** @description Data of `task.failed`: An attempt failed; `retry_task_id` is the retry enqueued for it, if any. */
     EventData_task_failed: {
       attempt: number;
       node: string;
@@ -1176,8 +1176,6 @@ export interface components {
       retryable: boolean;
       will_retry: boolean;
       retry_task_id: number | null;
-      /** Format: date-time */
-      retry_at?: string;
     };
     /** @description Data of `task.dead_lettered`: A failed attempt will not be retried (right after its `task.failed`). */
     EventData_task_dead_lettered: {
@@ -1641,11 +1639,6 @@ export interface components {
       stats?: {
         [key: string]: unknown;
       } | null;
-      /**
-       * Format: date-time
-       * @description Present on a retry of a node with a backoff: the attempt was not claimed before this time (while `ready`, when it is due).
-       */
-      not_before?: string;
     };
     SubmissionOut: {
       id: number;
@@ -1695,11 +1688,6 @@ export interface components {
       stats?: {
         [key: string]: unknown;
       } | null;
-      /**
-       * Format: date-time
-       * @description Present on a retry of a node with a backoff: the attempt was not claimed before this time (while `ready`, when it is due).
-       */
-      not_before?: string;
       submissions: components["schemas"]["SubmissionOut"][];
     };
     StreamChunk: {
@@ -1881,13 +1869,6 @@ export interface components {
       priority?: number | null;
       retries?: number | null;
       timeout?: number | null;
-      /** @description Present when the node declares a backoff: seconds before its retry n are `initial * factor^(n-1)`, at most `max`; with `jitter`, a random share between half and all of it. */
-      backoff?: {
-        initial: number;
-        factor: number;
-        max: number;
-        jitter: boolean;
-      };
     };
     WorkflowPlugin: {
       actions: components["schemas"]["ActionOut"][];

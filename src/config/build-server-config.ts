@@ -101,7 +101,6 @@ export function buildServerConfig(content: ConfigFile, ctx: BuildContext): Serve
     defaults: {
       retries: content.defaults?.retries ?? DEFAULTS.retries,
       priority: content.defaults?.priority ?? DEFAULTS.priority,
-      ...(content.defaults?.backoff ? { backoff: content.defaults.backoff } : {}),
     },
     pools: structuredClone(pools ?? DEFAULTS.pools),
     workflows: buildWorkflows(content, ctx.configDir),

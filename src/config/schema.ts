@@ -79,24 +79,9 @@ export const logSection = table({
   format: z.enum(LOG_FORMATS, { error: `expected one of ${LOG_FORMATS.join(", ")}` }),
 }).partial();
 
-/** `[defaults] backoff`: the wait before a retry (authoring.md, "Retry backoff"). */
-export const backoffTable = table({
-  initial: seconds,
-  factor: z
-    .number({ error: "expected a number >= 1" })
-    .min(1, { error: "expected a number >= 1" })
-    .optional(),
-  max: seconds.optional(),
-  jitter: z.boolean({ error: "expected true or false" }).optional(),
-}).refine((b) => b.max === undefined || b.max >= b.initial, {
-  error: "expected max >= initial",
-  path: ["max"],
-});
-
 export const defaultsSection = table({
   retries: nonNegativeInt,
   priority: integer("expected an integer", () => true),
-  backoff: backoffTable,
 }).partial();
 
 export const poolRow = table({ capacity: positiveInt });

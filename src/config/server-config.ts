@@ -52,8 +52,6 @@ export interface LogSettings {
 export interface NodeDefaults {
   retries: number;
   priority: number;
-  /** Seconds before a retry (authoring.md, "Retry backoff"); absent: retry at once. */
-  backoff?: { initial: number; factor?: number; max?: number; jitter?: boolean };
 }
 
 export interface PoolConfig {

@@ -35,8 +35,6 @@ export interface EngineCore {
   readonly idempotencyWindowMs: number;
   /** Asks the dispatcher to fill free slots (of one pool, or of every pool). */
   wake(pool?: string): void;
-  /** Wakes the pool of `workflow` once the clock reaches `at` (a deferred attempt comes due). */
-  wakeAt(at: number, workflow: string): void;
   /** Pool slots of live attempts that wait on a person. */
   readonly slots: {
     release(live: LiveAttempt): void;

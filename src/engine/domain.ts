@@ -108,8 +108,6 @@ export interface TaskRecord {
   waiting_since: number | null;
   /** The stack of the error its body threw (where it threw), null when none was given. */
   error_stack: string | null;
-  /** A ready attempt is not claimed before this time (a retry's backoff); null: at once. */
-  not_before: number | null;
 }
 
 export type NewTask = Omit<
@@ -128,7 +126,6 @@ export type NewTask = Omit<
   | "used_s"
   | "waiting_since"
   | "error_stack"
-  | "not_before"
 >;
 
 /** What `insertTask` answers in the fields a NewTask leaves out: ready, unclaimed, unfinished. */
@@ -146,7 +143,6 @@ export const NEW_TASK_STATE = {
   used_s: 0,
   waiting_since: null,
   error_stack: null,
-  not_before: null,
 } as const satisfies Omit<TaskRecord, keyof NewTask | "id">;
 
 export type LogAuthor = "agent" | "engine" | "user";

@@ -66,8 +66,6 @@ export class Engine implements EngineCore {
   readonly #graceMs: number;
   /** The retention sweeper when `retainMs` was given (retention.ts). */
   readonly retention: RetentionSweeper | null;
-  /** Armed wake-ups of deferred attempts (wakeAt), so stop() can disarm them. */
-  readonly #dueTimers = new Map<string, () => void>();
   #started = false;
 
   constructor(options: EngineOptions) {
@@ -79,7 +77,6 @@ export class Engine implements EngineCore {
     this.registry = new Registry(options.pools, {
       retries: options.defaults?.retries ?? 0,
       priority: options.defaults?.priority ?? 0,
-      backoff: options.defaults?.backoff ?? null,
     });
     this.extensions = { ask: askPerson, ...options.extensions };
     const onError = options.onError ?? ((err) => console.error("yardmaster engine error", err));
@@ -105,19 +102,6 @@ export class Engine implements EngineCore {
 
   wake(pool?: string): void {
     if (this.#started) this.#dispatcher.wake(pool);
-  }
-
-  wakeAt(at: number, workflow: string): void {
-    // One timer per due moment and workflow: a burst of retries due together arms one.
-    const key = `${at}\u0000${workflow}`;
-    if (this.#dueTimers.has(key)) return;
-    const cancel = this.clock.at(at, () => {
-      this.#dueTimers.delete(key);
-      // Looked up when due: the workflow may have moved to another pool meanwhile.
-      const pool = this.registry.workflows.get(workflow)?.pool;
-      if (pool) this.wake(pool);
-    });
-    this.#dueTimers.set(key, cancel);
   }
 
   interrupt(taskId: number, why: Interrupt): void {
@@ -161,23 +145,8 @@ export class Engine implements EngineCore {
       if (!pending.length) await this.#requeueOrphan(t.id);
     }
     this.#started = true;
-    await this.#armDeferred();
     this.#dispatcher.wake();
     this.retention?.start();
-  }
-
-  /** Arms the wake-up of every ready attempt still deferred (a retry's backoff not yet over). */
-  async #armDeferred(): Promise<void> {
-    const now = this.clock.now();
-    const workflows = new Map<string, string | undefined>();
-    for (const t of await this.store.listTasks({ status: ["ready"] })) {
-      if (t.not_before === null || t.not_before <= now) continue;
-      if (!workflows.has(t.run_id)) {
-        workflows.set(t.run_id, (await this.store.getRun(t.run_id))?.workflow);
-      }
-      const workflow = workflows.get(t.run_id);
-      if (workflow) this.wakeAt(t.not_before, workflow);
-    }
   }
 
   /**
@@ -208,8 +177,6 @@ export class Engine implements EngineCore {
     this.retention?.stop();
     // A sweep stops after its current batch; it must not write into a store being closed.
     await this.retention?.sweeping;
-    for (const cancel of this.#dueTimers.values()) cancel();
-    this.#dueTimers.clear();
     this.#dispatcher.stop();
     const ids = [...this.live.keys()];
     this.observer.stopping(ids);

@@ -162,7 +162,7 @@ export const EVENTS = {
     }),
   ),
   "task.failed": entry(
-    "An attempt failed; `retry_task_id` is the retry enqueued for it, if any, and `retry_at` (present only when the node has a backoff) when that retry may first be claimed.",
+    "An attempt failed; `retry_task_id` is the retry enqueued for it, if any.",
     z.strictObject({
       attempt: z.int(),
       node: z.string(),
@@ -170,7 +170,6 @@ export const EVENTS = {
       retryable: z.boolean(),
       will_retry: z.boolean(),
       retry_task_id: id().nullable(),
-      retry_at: z.iso.datetime().optional(),
     }),
   ),
   "task.dead_lettered": entry(

@@ -3,7 +3,6 @@
 // late result is discarded, so a transition is never applied twice or after it was revoked.
 import { classifyFailure, errorStack, type Routing } from "../authoring/index.ts";
 import { staleOpenRequests } from "./ask.ts";
-import { backoffDelayMs } from "./backoff.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
 import type { Json, TaskRecord } from "./domain.ts";
 import { applyTransitions, enqueueTask } from "./enqueue.ts";
@@ -88,8 +87,6 @@ export async function failAttempt(
     await staleOpenRequests(work, failed.id);
     const run = (await work.tx.getRun(task.run_id))!;
     const mark = work.mark();
-    const backoff = willRetry && node ? core.registry.backoffOf(node) : null;
-    const notBefore = backoff ? work.now + backoffDelayMs(backoff, task.attempt) : null;
     const retry = willRetry
       ? await enqueueTask(work, core.registry, {
           run,
@@ -108,13 +105,9 @@ export async function failAttempt(
       retryable,
       will_retry: willRetry,
       retry_task_id: retry?.id ?? null,
-      ...(notBefore === null ? {} : { retry_at: new Date(notBefore).toISOString() }),
     });
     if (!willRetry) work.emitAt(mark + 1, "task.dead_lettered", run.id, task.id, base);
-    const wait = notBefore === null ? "" : ` in ${((notBefore - work.now) / 1000).toFixed(1)} s`;
-    const suffix = willRetry
-      ? ` (retrying as attempt ${task.attempt + 1}${wait})`
-      : " (dead-lettered)";
+    const suffix = willRetry ? ` (retrying as attempt ${task.attempt + 1})` : " (dead-lettered)";
     await appendLog(work, {
       run_id: run.id,
       node: task.node,
@@ -123,10 +116,7 @@ export async function failAttempt(
       kind: "failure",
       text: `Attempt ${task.attempt} of ${task.node} failed: ${error}${suffix}`,
     });
-    if (retry && notBefore !== null) {
-      await work.tx.updateTask(retry.id, { not_before: notBefore });
-      work.after(() => core.wakeAt(notBefore, run.workflow));
-    } else if (retry) work.after(() => core.wake());
+    if (retry) work.after(() => core.wake());
     else await settleRun(work, run.id, failed);
     if (live) await core.slots.handOff(work, live);
     return { kind: willRetry ? "retry" : "dead_letter", error };

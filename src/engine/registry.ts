@@ -1,12 +1,6 @@
 // What the running engine knows that is not in the store: the finalized graphs of registered
 // workflows, the pools they dispatch on, and the server defaults for node options.
-import type {
-  FinalBackoff,
-  FinalGraph,
-  FinalNode,
-  LoadedWorkflow,
-  Workflow,
-} from "../authoring/index.ts";
+import type { FinalGraph, FinalNode, LoadedWorkflow, Workflow } from "../authoring/index.ts";
 
 export interface Pool {
   readonly name: string;
@@ -37,8 +31,6 @@ export interface RegisteredWorkflow {
 export interface NodeDefaults {
   retries: number;
   priority: number;
-  /** The wait before a retry of a node that declares none; null: retry at once. */
-  backoff: FinalBackoff | null;
 }
 
 export class Registry {
@@ -66,10 +58,6 @@ export class Registry {
 
   retriesOf(node: FinalNode): number {
     return node.retries ?? this.defaults.retries;
-  }
-
-  backoffOf(node: FinalNode): FinalBackoff | null {
-    return node.backoff ?? this.defaults.backoff;
   }
 
   priorityOf(node: FinalNode | undefined): { priority: number; explicit: boolean } {

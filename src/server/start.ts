@@ -5,7 +5,6 @@ import type { Server } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAgentExtension } from "../agents/index.ts";
-import { finalBackoff } from "../authoring/index.ts";
 import {
   ConfigError,
   type ConfigProblem,
@@ -188,10 +187,7 @@ export async function startServer(
   const engine = new Engine({
     store,
     pools: config.pools,
-    defaults: {
-      ...config.defaults,
-      backoff: config.defaults.backoff ? finalBackoff(config.defaults.backoff) : null,
-    },
+    defaults: config.defaults,
     extensions: { agent: agentRunner, ask: checkedAsk(askPerson) },
     observer: telemetry,
     onError: (err) => logger.error({ err }, "engine error"),

@@ -122,8 +122,8 @@ export class Explainer {
 
   async #ready(task: TaskRecord, run: RunRecord): Promise<ExplainReason[]> {
     const out = this.#runHolds(run);
-    // A retry waiting out its backoff.
-    const notBefore = task.not_before;
+    // A retry backoff or a sleep: the field a task carries when it is not due before a moment.
+    const notBefore = (task as Partial<{ not_before: number | null }>).not_before;
     const now = this.engine.clock.now();
     if (notBefore != null && notBefore > now) {
       const until = isoTime(notBefore);

@@ -292,28 +292,6 @@ describe("loadConfig errors name the file and the key", () => {
     ]);
   });
 
-  it("reads [defaults] backoff and refuses a malformed one, naming each key", async () => {
-    await writeConfig("[defaults]\nbackoff = { initial = 1, factor = 3, max = 60 }\n");
-    const config = await loadConfig({ cwd: dir });
-    expect(config.defaults).toEqual({
-      retries: 0,
-      priority: 0,
-      backoff: { initial: 1, factor: 3, max: 60 },
-    });
-    await writeConfig("[defaults.backoff]\ninitial = 0\nfactor = 0.5\njitter = 1\nspeed = 2\n");
-    const message = await failure(loadConfig({ cwd: dir }));
-    expect(message.split("\n")).toEqual([
-      "yardmaster.toml: defaults.backoff.initial: expected a number of seconds > 0, got 0",
-      "yardmaster.toml: defaults.backoff.factor: expected a number >= 1, got 0.5",
-      "yardmaster.toml: defaults.backoff.jitter: expected true or false, got 1",
-      "yardmaster.toml: defaults.backoff.speed: unknown key (known keys: initial, factor, max, jitter)",
-    ]);
-    await writeConfig("[defaults.backoff]\ninitial = 10\nmax = 5\n");
-    expect(await failure(loadConfig({ cwd: dir }))).toBe(
-      "yardmaster.toml: defaults.backoff.max: expected max >= initial, got 5",
-    );
-  });
-
   it("refuses values of the wrong type", async () => {
     await writeConfig('[server]\nport = "80"\nrequire_token = "yes"\n');
     const message = await failure(loadConfig({ cwd: dir }));

@@ -5,13 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Workflow } from "../../src/authoring/index.ts";
-import {
-  type Clock,
-  Engine,
-  type EventRecord,
-  type NodeDefaults,
-  type Store,
-} from "../../src/engine/index.ts";
+import { type Clock, Engine, type EventRecord, type Store } from "../../src/engine/index.ts";
 import { openStore } from "../../src/server/start.ts";
 import { EngineOperatorService } from "../../src/service/operator-service.ts";
 import { testStoreUrl } from "./test-store.ts";
@@ -37,11 +31,10 @@ export interface Harness {
 
 export interface HarnessOptions {
   pools?: Record<string, { capacity: number }>;
-  defaults?: Partial<NodeDefaults>;
+  defaults?: { retries?: number; priority?: number };
   dir?: string;
   start?: boolean;
   idempotencyWindowMs?: number;
-  /** The engine's clock; the system clock by default. */
   clock?: Clock;
   retainMs?: number;
 }

@@ -3,7 +3,7 @@
 import { staleOpenRequests } from "../ask.ts";
 import type { EngineCore } from "../core.ts";
 import { type BranchFrame, NEW_TASK_STATE, type TaskRecord } from "../domain.ts";
-import { enqueueJoin, enqueueTask, eventFrames } from "../enqueue.ts";
+import { enqueueJoin, enqueueTask } from "../enqueue.ts";
 import { refused } from "../errors.ts";
 import { Interrupt } from "../interrupt.ts";
 import { reopenRun, settleRun } from "../settle.ts";
@@ -91,24 +91,6 @@ export async function retryTask(core: EngineCore, taskId: number): Promise<numbe
         { status: task.status },
       );
     }
-    // Its automatic retry waiting out a backoff is the retry asked for: it runs now, rather
-    // than a second attempt beside it.
-    const deferred = (await work.tx.listTasks({ run_id: task.run_id, node: task.node })).find(
-      (t) => t.status === "ready" && t.not_before !== null && t.lineage?.parent === task.id,
-    );
-    if (deferred) {
-      await work.tx.updateTask(deferred.id, { not_before: null });
-      work.emit("task.enqueued", deferred.run_id, deferred.id, {
-        attempt: deferred.attempt,
-        node: deferred.node,
-        payload_present: deferred.payload_present,
-        reason: "manual_retry",
-        branch: eventFrames(deferred.branch),
-        from_task: task.id,
-        arrivals: null,
-      });
-      return deferred.id;
-    }
     const run = await reopenRun(work, await requireRun(work.tx, task.run_id));
     // Attempts count per branch, as automatic retries do: a sibling branch's retries of the
     // same node must not raise this one's number.
@@ -172,11 +154,10 @@ export async function setTaskStatus(
 
 async function writeStatus(work: Work, task: TaskRecord, status: "ready" | "dead_letter") {
   // Back to ready: the outcome fields read as on a fresh attempt (same row, id and claim count).
-  // A deferred retry set ready by an operator runs now: its not-before goes too.
-  const { started, finished, error, result, result_present, terminal, not_before } = NEW_TASK_STATE;
+  const { started, finished, error, result, result_present, terminal } = NEW_TASK_STATE;
   const reset =
     status === "ready"
-      ? { started, finished, error, result, result_present, terminal, not_before }
+      ? { started, finished, error, result, result_present, terminal }
       : { finished: work.now };
   await staleOpenRequests(work, task.id);
   return (await work.tx.updateTask(task.id, { status, token_hash: null, ...reset }))!;

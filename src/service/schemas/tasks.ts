@@ -44,10 +44,6 @@ export const TaskView = named(
     branch: z.array(BranchFrame).optional(),
     lineage: jsonObject().nullable().optional(),
     stats: jsonObject().nullable().optional(),
-    not_before: doc(
-      isoDate().optional(),
-      "Present on a retry of a node with a backoff: the attempt was not claimed before this time (while `ready`, when it is due).",
-    ),
   }),
   "One attempt of one node. It never carries a token.",
 );

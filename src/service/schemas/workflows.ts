@@ -14,17 +14,6 @@ export const NodeOut = named(
     priority: int().nullable().optional(),
     retries: int().nullable().optional(),
     timeout: z.number().nullable().optional(),
-    backoff: doc(
-      z
-        .object({
-          initial: z.number(),
-          factor: z.number(),
-          max: z.number(),
-          jitter: z.boolean(),
-        })
-        .optional(),
-      "Present when the node declares a backoff: seconds before its retry n are `initial * factor^(n-1)`, at most `max`; with `jitter`, a random share between half and all of it.",
-    ),
   }),
 );
 export type NodeOut = z.infer<typeof NodeOut>;

@@ -41,7 +41,6 @@ export function taskView(t: TaskRecord): TaskView {
     lineage: t.lineage as TaskView["lineage"],
   };
   if (t.stats) view.stats = t.stats;
-  if (t.not_before !== null) view.not_before = iso(t.not_before);
   return view;
 }
 

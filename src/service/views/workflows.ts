@@ -16,8 +16,6 @@ export function workflowView(wf: RegisteredWorkflow, pool: Pool): WorkflowOut {
       retries: n.retries,
       timeout: n.timeout,
     };
-    // Absent without one, so a node answers as before.
-    if (n.backoff) nodes[n.name].backoff = n.backoff;
   }
   const view = {
     name: wf.name,

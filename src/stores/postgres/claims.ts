@@ -15,7 +15,6 @@ WITH picked AS MATERIALIZED (
   SELECT t.id, r.position
   FROM tasks t JOIN runs r ON r.id = t.run_id
   WHERE t.status = 'ready' AND r.status IN ('queued', 'running') AND r.workflow = ANY($1::text[])
-    AND (t.not_before IS NULL OR t.not_before <= $3)
   ORDER BY r.position, t.priority DESC, t.created, t.id
   LIMIT $2
   FOR UPDATE OF t SKIP LOCKED

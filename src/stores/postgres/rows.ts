@@ -56,7 +56,6 @@ export function toTask(r: Row): TaskRecord {
     used_s: r.used_s,
     waiting_since: r.waiting_since,
     error_stack: r.error_stack ?? null,
-    not_before: r.not_before ?? null,
   };
 }
 

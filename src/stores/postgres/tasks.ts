@@ -45,7 +45,6 @@ const TASKS: PatchTable = {
     "used_s",
     "waiting_since",
     "error_stack",
-    "not_before",
   ],
   json: ["payload", "result", "branch", "lineage", "stats"],
 };

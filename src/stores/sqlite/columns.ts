@@ -51,7 +51,6 @@ export const taskCodec = makeCodec<TaskRecord>({
   used_s: "plain",
   waiting_since: "plain",
   error_stack: "plain",
-  not_before: "plain",
 });
 
 export const logCodec = makeCodec<LogRecord>({

@@ -2,9 +2,7 @@
 // tables: for each workflow, the runs that are queued or running and have ready attempts, in
 // dispatch-list order, each with its ready attempts in in-run order (priority descending, then
 // created, then id). It also keeps the current record of every run that is queued or running or
-// has ready attempts, which answers `getRun` inside transactions. A ready attempt with a
-// not-before time (a retry's backoff) is held apart, in `#deferred`, until a claim at or after
-// that time moves it into its run's list: a claim with nothing deferred pays one comparison.
+// has ready attempts, which answers `getRun` inside transactions.
 //
 // It is a cache of the writer connection's state, kept exact by the writer's own statements
 // (all of a SQLite file's writes go through this store's one writer). Anything it does not
@@ -46,9 +44,6 @@ export class ReadyIndex {
   /** Attempts in progress or waiting, as their rows stand: a guarded update of one of them
    * need not read its row back (tasks.ts). Filled by claims and updates while loaded. */
   readonly #going = new Map<number, TaskRecord>();
-  /** Ready attempts not to be claimed before their `not_before`, and the earliest of those. */
-  readonly #deferred = new Map<number, TaskRecord>();
-  #earliest = Number.POSITIVE_INFINITY;
   #loaded = false;
 
   constructor(private readonly source: IndexSource) {}
@@ -59,8 +54,6 @@ export class ReadyIndex {
     this.#slots.clear();
     this.#lines.clear();
     this.#going.clear();
-    this.#deferred.clear();
-    this.#earliest = Number.POSITIVE_INFINITY;
   }
 
   /** The row of an attempt in progress or waiting, if it follows it. Do not change it. */
@@ -97,28 +90,10 @@ export class ReadyIndex {
     if (!this.#loaded) return;
     if (task.status === "in_progress" || task.status === "waiting") this.#going.set(task.id, task);
     else this.#going.delete(task.id);
-    // Its earlier picture goes wherever it was; `#earliest` may now be early, which costs one
-    // promotion pass that finds nothing due.
-    this.#deferred.delete(task.id);
-    if (task.status === "ready" && task.not_before !== null) {
-      this.#removeReady(task);
-      this.#defer(task);
-      return;
-    }
-    this.#removeReady(task, true);
-  }
-
-  #defer(task: TaskRecord): void {
-    this.#deferred.set(task.id, task);
-    if (task.not_before! < this.#earliest) this.#earliest = task.not_before!;
-  }
-
-  /** Takes the task out of its run's ready list; with `place`, files `task` as it now stands. */
-  #removeReady(task: TaskRecord, place = false): void {
     let slot = this.#slots.get(task.run_id);
     const at = slot ? slot.ready.findIndex((t) => t.id === task.id) : -1;
     if (slot && at >= 0) slot.ready.splice(at, 1);
-    if (place && task.status === "ready") {
+    if (task.status === "ready") {
       if (!slot) {
         const run = this.source.getRun(task.run_id);
         if (!run) {
@@ -136,9 +111,8 @@ export class ReadyIndex {
    * Removes and answers up to `limit` ready attempts of `workflows` in dispatch order. The
    * caller marks them claimed in the table.
    */
-  take(workflows: readonly string[], limit: number, now: number): TaskRecord[] {
+  take(workflows: readonly string[], limit: number): TaskRecord[] {
     if (!this.#loaded) this.#load();
-    if (this.#earliest <= now) this.#promote(now);
     const lines = workflows.map((w) => this.#lines.get(w)).filter((l) => l !== undefined);
     const out: TaskRecord[] = [];
     while (out.length < limit) {
@@ -152,20 +126,6 @@ export class ReadyIndex {
       if (head.ready.length === 0) this.#place(head);
     }
     return out;
-  }
-
-  /** Files every deferred attempt due by `now` in its run's ready list. */
-  #promote(now: number): void {
-    this.#earliest = Number.POSITIVE_INFINITY;
-    for (const task of [...this.#deferred.values()]) {
-      if (task.not_before! > now) {
-        if (task.not_before! < this.#earliest) this.#earliest = task.not_before!;
-        continue;
-      }
-      this.#deferred.delete(task.id);
-      this.#removeReady(task, true);
-      if (!this.#loaded) return; // its run was gone: the index dropped itself
-    }
   }
 
   #slotFor(run: RunRecord): RunSlot {
@@ -197,10 +157,6 @@ export class ReadyIndex {
     this.#loaded = true;
     for (const run of this.source.activeRuns()) this.#slotFor(run);
     for (const task of this.source.readyTasks()) {
-      if (task.not_before !== null) {
-        this.#defer(task);
-        continue;
-      }
       let slot = this.#slots.get(task.run_id);
       if (!slot) {
         const run = this.source.getRun(task.run_id);

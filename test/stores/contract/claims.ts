@@ -56,40 +56,6 @@ export function claimsContract(h: Harness): void {
       expect(ids(await claim(["w"], 50))).toEqual(eligible);
     });
 
-    it("passes over a ready attempt until its not-before time, then claims it in order", async () => {
-      const first = await addRun(h.store, { workflow: "w" });
-      const second = await addRun(h.store, { workflow: "w" });
-      const later = await addTask(h.store, first.id);
-      const now = await addTask(h.store, second.id);
-      const written = await h.store.transact((tx) =>
-        tx.updateTask(later.id, { not_before: 1_000 }),
-      );
-      expect(written?.not_before).toBe(1_000);
-      expect((await h.store.getTask(later.id))?.not_before).toBe(1_000);
-      expect(ids(await claim(["w"], 10, 999))).toEqual([now.id]);
-      expect(await claim(["w"], 10, 999)).toEqual([]);
-      const due = await claim(["w"], 10, 1_000);
-      expect(ids(due)).toEqual([later.id]);
-      expect(due[0].not_before).toBe(1_000);
-    });
-
-    it("claims a deferred attempt at once when its not-before is cleared, in dispatch order", async () => {
-      const run = await addRun(h.store, { workflow: "w" });
-      const a = await addTask(h.store, run.id, { created: 1 });
-      const b = await addTask(h.store, run.id, { created: 2 });
-      await h.store.transact(async (tx) => {
-        await tx.updateTask(a.id, { not_before: 10_000 });
-        await tx.updateTask(b.id, { not_before: 20_000 });
-      });
-      expect(await claim(["w"], 10, 500)).toEqual([]);
-      await h.store.transact((tx) => tx.updateTask(b.id, { not_before: null }));
-      expect(ids(await claim(["w"], 10, 500))).toEqual([b.id]);
-      // Both due: the earlier-created first, as without a not-before.
-      const c = await addTask(h.store, run.id, { created: 0 });
-      await h.store.transact((tx) => tx.updateTask(c.id, { not_before: 5_000 }));
-      expect(ids(await claim(["w"], 10, 30_000))).toEqual([c.id, a.id]);
-    });
-
     it("claims only the given workflows", async () => {
       const a = await addRun(h.store, { workflow: "alpha" });
       const b = await addRun(h.store, { workflow: "beta" });

@@ -18,7 +18,6 @@ const UNSET = {
   used_s: 0,
   waiting_since: null,
   error_stack: null,
-  not_before: null,
 } as const;
 
 export function tasksContract(h: Harness): void {
