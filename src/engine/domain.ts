@@ -106,6 +106,18 @@ export interface TaskRecord {
   used_s: number;
   /** When the attempt last went waiting (for `waited_s`). */
   waiting_since: number | null;
+  /**
+   * A ready attempt is not claimed before this moment (epoch ms): a retry's backoff, or the
+   * wake time of a sleep the attempt was in when its server stopped. Null: claimable now.
+   */
+  not_before: number | null;
+  /** While the attempt sleeps (`ctx.sleep`, status `waiting`): when it wakes. Else null. */
+  sleep_until: number | null;
+  /**
+   * The wake time of each `ctx.sleep`/`ctx.sleepUntil` call of the attempt's body, in call order
+   * (index 0 is the first call); null when it never slept. A body run again finds them here.
+   */
+  sleeps: number[] | null;
 }
 
 export type NewTask = Omit<
@@ -123,6 +135,9 @@ export type NewTask = Omit<
   | "token_hash"
   | "used_s"
   | "waiting_since"
+  | "not_before"
+  | "sleep_until"
+  | "sleeps"
 >;
 
 /** What `insertTask` answers in the fields a NewTask leaves out: ready, unclaimed, unfinished. */
@@ -139,6 +154,9 @@ export const NEW_TASK_STATE = {
   token_hash: null,
   used_s: 0,
   waiting_since: null,
+  not_before: null,
+  sleep_until: null,
+  sleeps: null,
 } as const satisfies Omit<TaskRecord, keyof NewTask | "id">;
 
 export type LogAuthor = "agent" | "engine" | "user";

@@ -22,6 +22,7 @@ import type {
   TaskRecord,
 } from "../../engine/index.ts";
 import * as arrivals from "./arrivals.ts";
+import { nextNotBefore } from "./claims.ts";
 import * as chunks from "./chunks.ts";
 import * as counts from "./counts.ts";
 import * as events from "./events.ts";
@@ -106,5 +107,8 @@ export class PgReader implements StoreReader {
   }
   countReady(): Promise<Record<string, number>> {
     return counts.countReady(this.db);
+  }
+  nextNotBefore(workflows: readonly string[], after: number): Promise<number | null> {
+    return nextNotBefore(this.db, workflows, after);
   }
 }

@@ -55,6 +55,9 @@ export function toTask(r: Row): TaskRecord {
     token_hash: r.token_hash,
     used_s: r.used_s,
     waiting_since: r.waiting_since,
+    not_before: r.not_before,
+    sleep_until: r.sleep_until,
+    sleeps: r.sleeps,
   };
 }
 

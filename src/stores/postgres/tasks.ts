@@ -44,8 +44,11 @@ const TASKS: PatchTable = {
     "token_hash",
     "used_s",
     "waiting_since",
+    "not_before",
+    "sleep_until",
+    "sleeps",
   ],
-  json: ["payload", "result", "branch", "lineage", "stats"],
+  json: ["payload", "result", "branch", "lineage", "stats", "sleeps"],
 };
 
 export async function getTask(db: Db, id: number): Promise<TaskRecord | null> {

@@ -50,6 +50,9 @@ export const taskCodec = makeCodec<TaskRecord>({
   token_hash: "plain",
   used_s: "plain",
   waiting_since: "plain",
+  not_before: "plain",
+  sleep_until: "plain",
+  sleeps: "nullableJson",
 });
 
 export const logCodec = makeCodec<LogRecord>({

@@ -17,6 +17,9 @@ const UNSET = {
   token_hash: null,
   used_s: 0,
   waiting_since: null,
+  not_before: null,
+  sleep_until: null,
+  sleeps: null,
 } as const;
 
 export function tasksContract(h: Harness): void {
@@ -76,6 +79,9 @@ export function tasksContract(h: Harness): void {
         token_hash: "ab".repeat(32),
         used_s: 1.25,
         waiting_since: 15,
+        not_before: 1_800_000_000_000,
+        sleep_until: 1_800_000_000_500,
+        sleeps: [1_700_000_000_000, 1_800_000_000_500],
       };
       const updated = await h.store.transact((tx) => tx.updateTask(task.id, patch));
       expect(updated).toStrictEqual({ ...task, ...patch });
