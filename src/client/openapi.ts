@@ -1018,7 +1018,7 @@ export interface components {
       terminal: boolean;
       transitions: string[];
     };
-    /** @description Data of `task.failed`: An attempt failed; `retry_task_id` is the retry enqueued for it, if any. */
+    /** @description Data of `task.failed`: An attempt failed; `retry_task_id` is the retry enqueued for it, if any, and `retry_at` when that retry becomes claimable (its node's backoff; null: at once). */
     EventData_task_failed: {
       attempt: number;
       node: string;
@@ -1026,6 +1026,7 @@ export interface components {
       retryable: boolean;
       will_retry: boolean;
       retry_task_id: number | null;
+      retry_at: string | null;
     };
     /** @description Data of `task.dead_lettered`: A failed attempt will not be retried (right after its `task.failed`). */
     EventData_task_dead_lettered: {
@@ -1374,6 +1375,16 @@ export interface components {
       stats?: {
         [key: string]: unknown;
       } | null;
+      /**
+       * Format: date-time
+       * @description Not claimed before this moment: a retry waiting out its node's backoff, or an attempt whose sleep a restart interrupted. Absent when unset.
+       */
+      not_before?: string;
+      /**
+       * Format: date-time
+       * @description While the attempt sleeps (`ctx.sleep`, status `waiting`): when it wakes. Absent otherwise.
+       */
+      sleep_until?: string;
     };
     SubmissionOut: {
       id: number;
@@ -1407,6 +1418,16 @@ export interface components {
       stats?: {
         [key: string]: unknown;
       } | null;
+      /**
+       * Format: date-time
+       * @description Not claimed before this moment: a retry waiting out its node's backoff, or an attempt whose sleep a restart interrupted. Absent when unset.
+       */
+      not_before?: string;
+      /**
+       * Format: date-time
+       * @description While the attempt sleeps (`ctx.sleep`, status `waiting`): when it wakes. Absent otherwise.
+       */
+      sleep_until?: string;
       submissions: components["schemas"]["SubmissionOut"][];
     };
     StreamChunk: {

@@ -39,6 +39,8 @@ export interface EngineOptions {
   idempotencyWindowMs?: number;
   /** The engine's time; the system clock by default (tests pass a ManualClock). */
   clock?: Clock;
+  /** Randomness of the retry backoff's jitter, in [0, 1); Math.random by default. */
+  random?: () => number;
 }
 
 export const DEFAULT_IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -53,6 +55,7 @@ export class Engine implements EngineCore {
   readonly observer: EngineObserver;
   readonly idempotencyWindowMs: number;
   readonly clock: Clock;
+  readonly random: () => number;
   /** Every state change asked from outside the engine (commands/index.ts). */
   readonly commands: Commands;
   readonly #dispatcher: Dispatcher;
@@ -63,12 +66,14 @@ export class Engine implements EngineCore {
   constructor(options: EngineOptions) {
     this.store = options.store;
     this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? Math.random;
     this.bus = options.bus ?? new EventBus();
     this.observer = options.observer ?? NO_OBSERVER;
     this.uow = new UnitOfWork(this.store, this.bus, this.observer, this.clock);
     this.registry = new Registry(options.pools, {
       retries: options.defaults?.retries ?? 0,
       priority: options.defaults?.priority ?? 0,
+      backoff: options.defaults?.backoff ?? null,
     });
     this.extensions = { ask: askPerson, ...options.extensions };
     const onError = options.onError ?? ((err) => console.error("yardmaster engine error", err));
@@ -92,6 +97,10 @@ export class Engine implements EngineCore {
 
   wake(pool?: string): void {
     if (this.#started) this.#dispatcher.wake(pool);
+  }
+
+  wakeAt(pool: string | null, at: number): void {
+    if (this.#started) this.#dispatcher.wakeAt(pool, at);
   }
 
   interrupt(taskId: number, why: Interrupt): void {
@@ -135,6 +144,7 @@ export class Engine implements EngineCore {
       if (!pending.length) await this.#requeueOrphan(t.id);
     }
     this.#started = true;
+    for (const pool of this.registry.pools.keys()) await this.#dispatcher.armNext(pool);
     this.#dispatcher.wake();
   }
 

@@ -156,7 +156,8 @@ export const EVENTS = {
     }),
   ),
   "task.failed": entry(
-    "An attempt failed; `retry_task_id` is the retry enqueued for it, if any.",
+    "An attempt failed; `retry_task_id` is the retry enqueued for it, if any, and `retry_at` " +
+      "when that retry becomes claimable (its node's backoff; null: at once).",
     z.strictObject({
       attempt: z.int(),
       node: z.string(),
@@ -164,6 +165,7 @@ export const EVENTS = {
       retryable: z.boolean(),
       will_retry: z.boolean(),
       retry_task_id: id().nullable(),
+      retry_at: z.string().nullable(),
     }),
   ),
   "task.dead_lettered": entry(
