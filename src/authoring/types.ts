@@ -83,6 +83,14 @@ export interface TaskContext {
     kind?: "permission" | "elicitation" | "question";
   }): Promise<unknown>;
   agent(opts: Record<string, unknown>): Promise<unknown>;
+  /**
+   * Waits `seconds` without holding a pool slot (the task shows `waiting` with `sleep_until`);
+   * the node timeout does not run meanwhile. Durable: a body run again after a restart finds
+   * its earlier sleeps, which resolve at once when due or wait only what is left.
+   */
+  sleep(seconds: number): Promise<void>;
+  /** Like `sleep`, until a moment (a Date, an ISO-8601 string or epoch ms); a past one resolves at once. */
+  sleepUntil(date: Date | string | number): Promise<void>;
   publish(name: string, data: Record<string, unknown>): void;
 }
 

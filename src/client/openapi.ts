@@ -863,6 +863,7 @@ export interface components {
       | "task.failed"
       | "task.dead_lettered"
       | "task.waiting"
+      | "task.sleeping"
       | "task.resumed"
       | "task.cancelled"
       | "task.moved"
@@ -1039,6 +1040,12 @@ export interface components {
       node: string;
       request_id: number;
     };
+    /** @description Data of `task.sleeping`: An attempt sleeps (`ctx.sleep`, `ctx.sleepUntil`; `ordinal` counts its sleeps in call order) until `until`, and gave its pool slot back; `task.resumed` follows when it wakes. */
+    EventData_task_sleeping: {
+      node: string;
+      ordinal: number;
+      until: string;
+    };
     /** @description Data of `task.resumed`: A waiting attempt resumes: `request_id` is the request answered last (null when none was left to answer), `waited_s` the seconds it waited. */
     EventData_task_resumed: {
       node: string;
@@ -1166,6 +1173,7 @@ export interface components {
       "task.failed": components["schemas"]["EventData_task_failed"];
       "task.dead_lettered": components["schemas"]["EventData_task_dead_lettered"];
       "task.waiting": components["schemas"]["EventData_task_waiting"];
+      "task.sleeping": components["schemas"]["EventData_task_sleeping"];
       "task.resumed": components["schemas"]["EventData_task_resumed"];
       "task.cancelled": components["schemas"]["EventData_task_cancelled"];
       "task.moved": components["schemas"]["EventData_task_moved"];
@@ -4072,6 +4080,7 @@ export const EVENT_NAMES = [
   "task.failed",
   "task.dead_lettered",
   "task.waiting",
+  "task.sleeping",
   "task.resumed",
   "task.cancelled",
   "task.moved",

@@ -160,14 +160,22 @@ export class Engine implements EngineCore {
       if (task?.status !== "waiting") return;
       const pending = await work.tx.listRequests({ task_id: taskId, pending: true });
       if (pending.length) return;
-      await work.tx.updateTask(taskId, { status: "ready", started: null, waiting_since: null });
+      // A sleeper runs again at its wake time (its body's sleeps resolve from the row), not now.
+      const notBefore = task.sleep_until ?? task.not_before;
+      await work.tx.updateTask(taskId, {
+        status: "ready",
+        started: null,
+        waiting_since: null,
+        sleep_until: null,
+        not_before: notBefore,
+      });
       const last = (await work.tx.listRequests({ task_id: taskId })).at(-1);
       work.emit("task.resumed", task.run_id, task.id, {
         node: task.node,
         request_id: last?.id ?? null,
         waited_s: task.waiting_since ? (work.now - task.waiting_since) / 1000 : 0,
       });
-      work.after(() => this.wake());
+      work.after(() => (notBefore === null ? this.wake() : this.wakeAt(null, notBefore)));
     });
   }
 

@@ -176,6 +176,11 @@ export const EVENTS = {
     "An attempt parked on an open request and gave its pool slot back.",
     z.strictObject({ node: z.string(), request_id: id() }),
   ),
+  "task.sleeping": entry(
+    "An attempt sleeps (`ctx.sleep`, `ctx.sleepUntil`; `ordinal` counts its sleeps in call " +
+      "order) until `until`, and gave its pool slot back; `task.resumed` follows when it wakes.",
+    z.strictObject({ node: z.string(), ordinal: z.int(), until: z.string() }),
+  ),
   "task.resumed": entry(
     "A waiting attempt resumes: `request_id` is the request answered last (null when none " +
       "was left to answer), `waited_s` the seconds it waited.",

@@ -168,8 +168,19 @@ async function writeStatus(work: Work, task: TaskRecord, status: "ready" | "dead
   const { started, finished, error, result, result_present, terminal } = NEW_TASK_STATE;
   const reset =
     status === "ready"
-      ? { started, finished, error, result, result_present, terminal, not_before: null }
-      : { finished: work.now };
+      ? {
+          started,
+          finished,
+          error,
+          result,
+          result_present,
+          terminal,
+          not_before: null,
+          sleep_until: null,
+          // Run now: sleeps its body recorded are over, so a re-run passes them at once.
+          sleeps: task.sleeps?.map((at) => (at === null ? at : Math.min(at, work.now))) ?? null,
+        }
+      : { finished: work.now, sleep_until: null };
   await staleOpenRequests(work, task.id);
   return (await work.tx.updateTask(task.id, { status, token_hash: null, ...reset }))!;
 }
