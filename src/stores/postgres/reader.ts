@@ -22,8 +22,8 @@ import type {
   TaskRecord,
 } from "../../engine/index.ts";
 import * as arrivals from "./arrivals.ts";
-import { nextNotBefore } from "./claims.ts";
 import * as chunks from "./chunks.ts";
+import { nextNotBefore } from "./claims.ts";
 import * as counts from "./counts.ts";
 import * as events from "./events.ts";
 import * as idempotency from "./idempotency.ts";
