@@ -74,6 +74,7 @@ function draftNode(
     start: options.start === true,
     join: options.join === true,
     retries: options.retries ?? defaults.retries ?? null,
+    backoff: options.backoff ?? defaults.backoff ?? null,
     timeout: options.timeout ?? null,
     priority: options.priority ?? defaults.priority ?? null,
     label: options.label ?? name,

@@ -4,6 +4,7 @@ const KNOWN = new Set([
   "start",
   "join",
   "retries",
+  "backoff",
   "timeout",
   "priority",
   "label",
@@ -48,6 +49,7 @@ export function optionProblems(options: unknown): string[] {
     problems.push("input must be a zod schema or a JSON Schema object");
   }
   problems.push(...numberProblems(o as NodeOptions));
+  if (o.backoff !== undefined) problems.push(...backoffProblems(o.backoff));
   return problems;
 }
 
@@ -71,4 +73,32 @@ function numberProblems(o: NodeOptions): string[] {
 
 function show(value: unknown): string {
   return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
+/** Problems with a `backoff` option (also the server's `[defaults] backoff`), each a sentence. */
+export function backoffProblems(value: unknown): string[] {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return ["backoff must be an object such as { initial: 1, factor: 2, max: 300 }"];
+  }
+  const b = value as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const key of Object.keys(b)) {
+    if (!["initial", "factor", "max", "jitter"].includes(key)) {
+      problems.push(`backoff: unknown field "${key}" (known: initial, factor, max, jitter)`);
+    }
+  }
+  const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+  if (!(finite(b.initial) && b.initial > 0)) {
+    problems.push(`backoff.initial must be a positive number of seconds, got ${show(b.initial)}`);
+  }
+  if (b.factor !== undefined && !(finite(b.factor) && b.factor >= 1)) {
+    problems.push(`backoff.factor must be a number >= 1, got ${show(b.factor)}`);
+  }
+  if (b.max !== undefined && !(finite(b.max) && finite(b.initial) && b.max >= b.initial)) {
+    problems.push(`backoff.max must be a number of seconds >= initial, got ${show(b.max)}`);
+  }
+  if (b.jitter !== undefined && typeof b.jitter !== "boolean") {
+    problems.push("backoff.jitter must be a boolean");
+  }
+  return problems;
 }

@@ -9,6 +9,11 @@ export interface NodeOptions {
   retries?: number;
   /** Seconds per attempt; the clock stops while the task waits on a person. */
   timeout?: number;
+  /**
+   * Delay between a failed attempt and its retry: `initial * factor^(attempt-1)` seconds, at
+   * most `max`, with equal jitter unless `jitter: false`. Unset: the retry is claimable at once.
+   */
+  backoff?: Backoff;
   /** Higher is claimed first within a run (integer). */
   priority?: number;
   /** Display name; defaults to the node name. */
@@ -23,6 +28,18 @@ export interface NodeOptions {
    * parsed value as `input`.
    */
   input?: { _zod: unknown } | Record<string, unknown>;
+}
+
+/** A node's retry backoff (seconds). */
+export interface Backoff {
+  /** Delay before the first retry (> 0). */
+  initial: number;
+  /** Growth per further retry (>= 1); 2 by default. */
+  factor?: number;
+  /** Cap of the delay (>= initial); 3600 by default. */
+  max?: number;
+  /** Equal jitter (a delay between half and all of the computed one); true by default. */
+  jitter?: boolean;
 }
 
 /** One entry of a join's payload: what one branch of the fan-out delivered. */
@@ -66,6 +83,14 @@ export interface TaskContext {
     kind?: "permission" | "elicitation" | "question";
   }): Promise<unknown>;
   agent(opts: Record<string, unknown>): Promise<unknown>;
+  /**
+   * Waits `seconds` without holding a pool slot (the task shows `waiting` with `sleep_until`);
+   * the node timeout does not run meanwhile. Durable: a body run again after a restart finds
+   * its earlier sleeps, which resolve at once when due or wait only what is left.
+   */
+  sleep(seconds: number): Promise<void>;
+  /** Like `sleep`, until a moment (a Date, an ISO-8601 string or epoch ms); a past one resolves at once. */
+  sleepUntil(date: Date | string | number): Promise<void>;
   publish(name: string, data: Record<string, unknown>): void;
 }
 
@@ -95,6 +120,8 @@ export interface FinalNode {
   join: boolean;
   /** null = not declared and no default given at finalization (the server default applies). */
   retries: number | null;
+  /** null = not declared and no default given at finalization (the server default applies). */
+  backoff: Backoff | null;
   timeout: number | null;
   priority: number | null;
   label: string;
@@ -124,6 +151,7 @@ export interface FinalGraph {
 export interface NodeDefaults {
   retries?: number;
   priority?: number;
+  backoff?: Backoff;
 }
 
 /** What the loader learned from the workflow's file: node name -> leading doc comment. */

@@ -1011,6 +1011,7 @@ export interface components {
       | "task.failed"
       | "task.dead_lettered"
       | "task.waiting"
+      | "task.sleeping"
       | "task.resumed"
       | "task.cancelled"
       | "task.moved"
@@ -1168,7 +1169,7 @@ export interface components {
       terminal: boolean;
       transitions: string[];
     };
-    /** @description Data of `task.failed`: An attempt failed; `retry_task_id` is the retry enqueued for it, if any. */
+    /** @description Data of `task.failed`: An attempt failed; `retry_task_id` is the retry enqueued for it, if any, and `retry_at` when that retry becomes claimable (its node's backoff; null: at once). */
     EventData_task_failed: {
       attempt: number;
       node: string;
@@ -1176,6 +1177,7 @@ export interface components {
       retryable: boolean;
       will_retry: boolean;
       retry_task_id: number | null;
+      retry_at: string | null;
     };
     /** @description Data of `task.dead_lettered`: A failed attempt will not be retried (right after its `task.failed`). */
     EventData_task_dead_lettered: {
@@ -1187,6 +1189,12 @@ export interface components {
     EventData_task_waiting: {
       node: string;
       request_id: number;
+    };
+    /** @description Data of `task.sleeping`: An attempt sleeps (`ctx.sleep`, `ctx.sleepUntil`; `ordinal` counts its sleeps in call order) until `until`, and gave its pool slot back; `task.resumed` follows when it wakes. */
+    EventData_task_sleeping: {
+      node: string;
+      ordinal: number;
+      until: string;
     };
     /** @description Data of `task.resumed`: A waiting attempt resumes: `request_id` is the request answered last (null when none was left to answer), `waited_s` the seconds it waited. */
     EventData_task_resumed: {
@@ -1316,6 +1324,7 @@ export interface components {
       "task.failed": components["schemas"]["EventData_task_failed"];
       "task.dead_lettered": components["schemas"]["EventData_task_dead_lettered"];
       "task.waiting": components["schemas"]["EventData_task_waiting"];
+      "task.sleeping": components["schemas"]["EventData_task_sleeping"];
       "task.resumed": components["schemas"]["EventData_task_resumed"];
       "task.cancelled": components["schemas"]["EventData_task_cancelled"];
       "task.moved": components["schemas"]["EventData_task_moved"];
@@ -1639,6 +1648,16 @@ export interface components {
       stats?: {
         [key: string]: unknown;
       } | null;
+      /**
+       * Format: date-time
+       * @description Not claimed before this moment: a retry waiting out its node's backoff, or an attempt whose sleep a restart interrupted. Absent when unset.
+       */
+      not_before?: string;
+      /**
+       * Format: date-time
+       * @description While the attempt sleeps (`ctx.sleep`, status `waiting`): when it wakes. Absent otherwise.
+       */
+      sleep_until?: string;
     };
     SubmissionOut: {
       id: number;
@@ -1688,6 +1707,16 @@ export interface components {
       stats?: {
         [key: string]: unknown;
       } | null;
+      /**
+       * Format: date-time
+       * @description Not claimed before this moment: a retry waiting out its node's backoff, or an attempt whose sleep a restart interrupted. Absent when unset.
+       */
+      not_before?: string;
+      /**
+       * Format: date-time
+       * @description While the attempt sleeps (`ctx.sleep`, status `waiting`): when it wakes. Absent otherwise.
+       */
+      sleep_until?: string;
       submissions: components["schemas"]["SubmissionOut"][];
     };
     StreamChunk: {
@@ -4763,6 +4792,7 @@ export const EVENT_NAMES = [
   "task.failed",
   "task.dead_lettered",
   "task.waiting",
+  "task.sleeping",
   "task.resumed",
   "task.cancelled",
   "task.moved",

@@ -101,6 +101,7 @@ export function buildServerConfig(content: ConfigFile, ctx: BuildContext): Serve
     defaults: {
       retries: content.defaults?.retries ?? DEFAULTS.retries,
       priority: content.defaults?.priority ?? DEFAULTS.priority,
+      backoff: content.defaults?.backoff ?? null,
     },
     pools: structuredClone(pools ?? DEFAULTS.pools),
     workflows: buildWorkflows(content, ctx.configDir),

@@ -79,9 +79,22 @@ export const logSection = table({
   format: z.enum(LOG_FORMATS, { error: `expected one of ${LOG_FORMATS.join(", ")}` }),
 }).partial();
 
+/** `backoff = { initial = 1, factor = 2, max = 300, jitter = true }` (authoring.md). */
+const backoffTable = table({
+  initial: seconds,
+  factor: z.number({ error: "expected a number >= 1" }).min(1, { error: "expected a number >= 1" }),
+  max: seconds,
+  jitter: z.boolean({ error: "expected true or false" }),
+})
+  .partial({ factor: true, max: true, jitter: true })
+  .refine((b) => b.max === undefined || b.max >= b.initial, {
+    error: "expected max >= initial",
+  });
+
 export const defaultsSection = table({
   retries: nonNegativeInt,
   priority: integer("expected an integer", () => true),
+  backoff: backoffTable,
 }).partial();
 
 export const poolRow = table({ capacity: positiveInt });

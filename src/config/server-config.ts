@@ -52,6 +52,8 @@ export interface LogSettings {
 export interface NodeDefaults {
   retries: number;
   priority: number;
+  /** `[defaults] backoff`: the retry backoff of nodes that set none; null: retry at once. */
+  backoff: { initial: number; factor?: number; max?: number; jitter?: boolean } | null;
 }
 
 export interface PoolConfig {

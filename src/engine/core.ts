@@ -35,6 +35,10 @@ export interface EngineCore {
   readonly idempotencyWindowMs: number;
   /** Asks the dispatcher to fill free slots (of one pool, or of every pool). */
   wake(pool?: string): void;
+  /** Wakes the pool (every pool when null) at `at` (epoch ms), through the clock. */
+  wakeAt(pool: string | null, at: number): void;
+  /** Jitter's randomness, in [0, 1) (EngineOptions.random; Math.random by default). */
+  readonly random: () => number;
   /** Pool slots of live attempts that wait on a person. */
   readonly slots: {
     release(live: LiveAttempt): void;

@@ -2,6 +2,11 @@
 // number of free slots in one atomic store statement, in dispatch order (run position, then
 // node priority, then enqueue time). Waking is coalesced: many wakes while a fill is under way
 // cause one more fill afterwards, never concurrent claims on the same pool.
+//
+// Timers: a ready attempt with a not-before (a retry's backoff, a sleep cut short by a restart)
+// is not claimable before it. Each pool has at most ONE clock timer, armed for the earliest
+// such moment known; when it fires the pool is woken and the timer re-armed for the next one
+// the store holds (`nextNotBefore`). At start every pool reads its earliest from the store.
 import { runAttempt } from "./attempt.ts";
 import { AttemptStop } from "./attempt-stop.ts";
 import { claimInto } from "./claim.ts";
@@ -18,6 +23,8 @@ export class Dispatcher {
   /** Waiting attempts whose answer arrived, queued for a slot before any new claim. */
   readonly #resumers = new Map<string, Array<{ live: LiveAttempt; go: () => void }>>();
   #stopped = false;
+  /** Per pool: the one armed timer, its moment and how to cancel it. */
+  readonly #timers = new Map<string, { at: number; cancel: () => void }>();
 
   constructor(
     private readonly core: EngineCore,
@@ -36,6 +43,33 @@ export class Dispatcher {
 
   stop(): void {
     this.#stopped = true;
+    for (const t of this.#timers.values()) t.cancel();
+    this.#timers.clear();
+  }
+
+  /** Wakes the pool (every pool when null) at `at`, unless its timer fires sooner already. */
+  wakeAt(poolName: string | null, at: number): void {
+    if (this.#stopped) return;
+    const pools = poolName ? [poolName] : [...this.core.registry.pools.keys()];
+    for (const name of pools) {
+      const armed = this.#timers.get(name);
+      if (armed && armed.at <= at) continue;
+      armed?.cancel();
+      const cancel = this.core.clock.at(at, () => {
+        if (this.#timers.get(name)?.cancel !== cancel) return;
+        this.#timers.delete(name);
+        this.wake(name);
+        void this.armNext(name).catch(this.onError);
+      });
+      this.#timers.set(name, { at, cancel });
+    }
+  }
+
+  /** Arms the pool's timer for the earliest not-before still ahead in the store, if any. */
+  async armNext(poolName: string): Promise<void> {
+    const workflows = this.core.registry.workflowsOnPool(poolName);
+    const next = await this.core.store.nextNotBefore(workflows, this.core.clock.now());
+    if (next !== null) this.wakeAt(poolName, next);
   }
 
   /** Gives the slot `live` released while waiting back to it, as soon as one is free. */

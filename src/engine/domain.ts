@@ -108,6 +108,18 @@ export interface TaskRecord {
   waiting_since: number | null;
   /** The stack of the error its body threw (where it threw), null when none was given. */
   error_stack: string | null;
+  /**
+   * A ready attempt is not claimed before this moment (epoch ms): a retry's backoff, or the
+   * wake time of a sleep the attempt was in when its server stopped. Null: claimable now.
+   */
+  not_before: number | null;
+  /** While the attempt sleeps (`ctx.sleep`, status `waiting`): when it wakes. Else null. */
+  sleep_until: number | null;
+  /**
+   * The wake time of each `ctx.sleep`/`ctx.sleepUntil` call of the attempt's body, in call order
+   * (index 0 is the first call); null when it never slept. A body run again finds them here.
+   */
+  sleeps: number[] | null;
 }
 
 export type NewTask = Omit<
@@ -126,6 +138,9 @@ export type NewTask = Omit<
   | "used_s"
   | "waiting_since"
   | "error_stack"
+  | "not_before"
+  | "sleep_until"
+  | "sleeps"
 >;
 
 /** What `insertTask` answers in the fields a NewTask leaves out: ready, unclaimed, unfinished. */
@@ -143,6 +158,9 @@ export const NEW_TASK_STATE = {
   used_s: 0,
   waiting_since: null,
   error_stack: null,
+  not_before: null,
+  sleep_until: null,
+  sleeps: null,
 } as const satisfies Omit<TaskRecord, keyof NewTask | "id">;
 
 export type LogAuthor = "agent" | "engine" | "user";

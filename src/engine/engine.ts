@@ -45,6 +45,8 @@ export interface EngineOptions {
    * (retention.ts); absent: kept for ever.
    */
   retainMs?: number;
+  /** Randomness of the retry backoff's jitter, in [0, 1); Math.random by default. */
+  random?: () => number;
 }
 
 export const DEFAULT_IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -59,6 +61,7 @@ export class Engine implements EngineCore {
   readonly observer: EngineObserver;
   readonly idempotencyWindowMs: number;
   readonly clock: Clock;
+  readonly random: () => number;
   /** Every state change asked from outside the engine (commands/index.ts). */
   readonly commands: Commands;
   readonly #dispatcher: Dispatcher;
@@ -71,12 +74,14 @@ export class Engine implements EngineCore {
   constructor(options: EngineOptions) {
     this.store = options.store;
     this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? Math.random;
     this.bus = options.bus ?? new EventBus();
     this.observer = options.observer ?? NO_OBSERVER;
     this.uow = new UnitOfWork(this.store, this.bus, this.observer, this.clock);
     this.registry = new Registry(options.pools, {
       retries: options.defaults?.retries ?? 0,
       priority: options.defaults?.priority ?? 0,
+      backoff: options.defaults?.backoff ?? null,
     });
     this.extensions = { ask: askPerson, ...options.extensions };
     const onError = options.onError ?? ((err) => console.error("yardmaster engine error", err));
@@ -102,6 +107,10 @@ export class Engine implements EngineCore {
 
   wake(pool?: string): void {
     if (this.#started) this.#dispatcher.wake(pool);
+  }
+
+  wakeAt(pool: string | null, at: number): void {
+    if (this.#started) this.#dispatcher.wakeAt(pool, at);
   }
 
   interrupt(taskId: number, why: Interrupt): void {
@@ -145,6 +154,7 @@ export class Engine implements EngineCore {
       if (!pending.length) await this.#requeueOrphan(t.id);
     }
     this.#started = true;
+    for (const pool of this.registry.pools.keys()) await this.#dispatcher.armNext(pool);
     this.#dispatcher.wake();
     this.retention?.start();
   }
@@ -161,14 +171,22 @@ export class Engine implements EngineCore {
       if (task?.status !== "waiting") return;
       const pending = await work.tx.listRequests({ task_id: taskId, pending: true });
       if (pending.length) return;
-      await work.tx.updateTask(taskId, { status: "ready", started: null, waiting_since: null });
+      // A sleeper runs again at its wake time (its body's sleeps resolve from the row), not now.
+      const notBefore = task.sleep_until ?? task.not_before;
+      await work.tx.updateTask(taskId, {
+        status: "ready",
+        started: null,
+        waiting_since: null,
+        sleep_until: null,
+        not_before: notBefore,
+      });
       const last = (await work.tx.listRequests({ task_id: taskId })).at(-1);
       work.emit("task.resumed", task.run_id, task.id, {
         node: task.node,
         request_id: last?.id ?? null,
         waited_s: task.waiting_since ? (work.now - task.waiting_since) / 1000 : 0,
       });
-      work.after(() => this.wake());
+      work.after(() => (notBefore === null ? this.wake() : this.wakeAt(null, notBefore)));
     });
   }
 

@@ -162,7 +162,8 @@ export const EVENTS = {
     }),
   ),
   "task.failed": entry(
-    "An attempt failed; `retry_task_id` is the retry enqueued for it, if any.",
+    "An attempt failed; `retry_task_id` is the retry enqueued for it, if any, and `retry_at` " +
+      "when that retry becomes claimable (its node's backoff; null: at once).",
     z.strictObject({
       attempt: z.int(),
       node: z.string(),
@@ -170,6 +171,7 @@ export const EVENTS = {
       retryable: z.boolean(),
       will_retry: z.boolean(),
       retry_task_id: id().nullable(),
+      retry_at: z.string().nullable(),
     }),
   ),
   "task.dead_lettered": entry(
@@ -179,6 +181,11 @@ export const EVENTS = {
   "task.waiting": entry(
     "An attempt parked on an open request and gave its pool slot back.",
     z.strictObject({ node: z.string(), request_id: id() }),
+  ),
+  "task.sleeping": entry(
+    "An attempt sleeps (`ctx.sleep`, `ctx.sleepUntil`; `ordinal` counts its sleeps in call " +
+      "order) until `until`, and gave its pool slot back; `task.resumed` follows when it wakes.",
+    z.strictObject({ node: z.string(), ordinal: z.int(), until: z.string() }),
   ),
   "task.resumed": entry(
     "A waiting attempt resumes: `request_id` is the request answered last (null when none " +

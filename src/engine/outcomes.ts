@@ -3,6 +3,7 @@
 // late result is discarded, so a transition is never applied twice or after it was revoked.
 import { classifyFailure, errorStack, type Routing } from "../authoring/index.ts";
 import { staleOpenRequests } from "./ask.ts";
+import { backoffDelayMs } from "./backoff.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
 import type { Json, TaskRecord } from "./domain.ts";
 import { applyTransitions, enqueueTask } from "./enqueue.ts";
@@ -76,6 +77,7 @@ export async function failAttempt(
   return core.uow.run(async (work) => {
     const node = core.registry.node((await work.tx.getRun(task.run_id))?.workflow ?? "", task.node);
     const retries = node ? core.registry.retriesOf(node) : 0;
+    const backoff = node ? core.registry.backoffOf(node) : null;
     const willRetry = retryable && task.attempt <= retries;
     const status = willRetry ? "failed" : "dead_letter";
     const failed = await work.tx.updateTask(
@@ -99,15 +101,26 @@ export async function failAttempt(
           created: task.created,
         })
       : null;
+    // With a backoff the retry waits `ready`, holding no slot, until its not-before.
+    const retryAt =
+      retry && backoff ? work.now + backoffDelayMs(backoff, task.attempt, core.random) : null;
+    if (retry && retryAt !== null) {
+      await work.tx.updateTask(retry.id, { not_before: retryAt });
+      work.after(() => core.wakeAt(live?.pool ?? null, retryAt));
+    }
     const base = { attempt: task.attempt, node: task.node, error };
     work.emitAt(mark, "task.failed", run.id, task.id, {
       ...base,
       retryable,
       will_retry: willRetry,
       retry_task_id: retry?.id ?? null,
+      retry_at: retryAt === null ? null : new Date(retryAt).toISOString(),
     });
     if (!willRetry) work.emitAt(mark + 1, "task.dead_lettered", run.id, task.id, base);
-    const suffix = willRetry ? ` (retrying as attempt ${task.attempt + 1})` : " (dead-lettered)";
+    const when = retryAt === null ? "" : ` at ${new Date(retryAt).toISOString()}`;
+    const suffix = willRetry
+      ? ` (retrying as attempt ${task.attempt + 1}${when})`
+      : " (dead-lettered)";
     await appendLog(work, {
       run_id: run.id,
       node: task.node,
@@ -116,7 +129,7 @@ export async function failAttempt(
       kind: "failure",
       text: `Attempt ${task.attempt} of ${task.node} failed: ${error}${suffix}`,
     });
-    if (retry) work.after(() => core.wake());
+    if (retry && retryAt === null) work.after(() => core.wake());
     else await settleRun(work, run.id, failed);
     if (live) await core.slots.handOff(work, live);
     return { kind: willRetry ? "retry" : "dead_letter", error };

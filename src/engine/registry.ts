@@ -1,6 +1,12 @@
 // What the running engine knows that is not in the store: the finalized graphs of registered
 // workflows, the pools they dispatch on, and the server defaults for node options.
-import type { FinalGraph, FinalNode, LoadedWorkflow, Workflow } from "../authoring/index.ts";
+import type {
+  Backoff,
+  FinalGraph,
+  FinalNode,
+  LoadedWorkflow,
+  Workflow,
+} from "../authoring/index.ts";
 
 export interface Pool {
   readonly name: string;
@@ -31,6 +37,8 @@ export interface RegisteredWorkflow {
 export interface NodeDefaults {
   retries: number;
   priority: number;
+  /** The retry backoff of nodes that set none; null: retries are claimable at once. */
+  backoff: Backoff | null;
 }
 
 export class Registry {
@@ -58,6 +66,10 @@ export class Registry {
 
   retriesOf(node: FinalNode): number {
     return node.retries ?? this.defaults.retries;
+  }
+
+  backoffOf(node: FinalNode): Backoff | null {
+    return node.backoff ?? this.defaults.backoff;
   }
 
   priorityOf(node: FinalNode | undefined): { priority: number; explicit: boolean } {

@@ -164,6 +164,12 @@ export interface StoreReader {
    * with none is absent. Costs in proportion to the ready attempts (an index of ready rows).
    */
   countReady(): Promise<Record<string, number>>;
+  /**
+   * The earliest `not_before` later than `after` among ready attempts of these workflows (any
+   * run status), or null: when the dispatcher's timer must next wake their pool. Answered from
+   * an index of the ready rows that wait for a moment.
+   */
+  nextNotBefore(workflows: readonly string[], after: number): Promise<number | null>;
 }
 
 /** Writes, available only inside `transact`. */
@@ -195,7 +201,7 @@ export interface StoreWriter extends StoreReader {
   /**
    * Claims up to `limit` ready tasks of the given workflows in dispatch order: run position
    * ascending, then task priority descending, then created, then id. Runs that are paused or
-   * ended are skipped. Each claimed row becomes in_progress with `started = now` and its claim
+   * ended are skipped, and so are tasks whose `not_before` is later than `now`. Each claimed row becomes in_progress with `started = now` and its claim
    * counter incremented. One atomic statement.
    */
   claimTasks(workflows: readonly string[], limit: number, now: number): Promise<TaskRecord[]>;

@@ -7,6 +7,7 @@ import { checkAskInput, checkLogInput, publishData } from "./context-inputs.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
 import type { RunRecord, TaskRecord } from "./domain.ts";
 import { Interrupt } from "./interrupt.ts";
+import { sleepUntil } from "./sleep.ts";
 import { appendLog } from "./work-log.ts";
 
 export interface AttemptHandle {
@@ -31,6 +32,11 @@ export function buildTaskContext(handle: AttemptHandle, ext: ContextExtensions):
   const { core, task, run, live } = handle;
   let asks = 0;
   let agents = 0;
+  let sleeps = 0;
+  const sleepTo = (at: number) => {
+    sleeps += 1;
+    return sleepUntil(handle, at, sleeps);
+  };
   return {
     task: {
       id: task.id,
@@ -74,6 +80,19 @@ export function buildTaskContext(handle: AttemptHandle, ext: ContextExtensions):
       if (!ext.agent) return Promise.reject(new Error("ctx.agent is not available on this server"));
       agents += 1;
       return ext.agent(handle, opts, agents);
+    },
+    sleep: async (seconds) => {
+      if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0) {
+        throw new TypeError(`ctx.sleep takes a number of seconds >= 0, got ${String(seconds)}`);
+      }
+      return sleepTo(core.clock.now() + seconds * 1000);
+    },
+    sleepUntil: async (date) => {
+      const at = date instanceof Date ? date.getTime() : new Date(date).getTime();
+      if (!Number.isFinite(at)) {
+        throw new TypeError(`ctx.sleepUntil takes a date, got ${String(date)}`);
+      }
+      return sleepTo(at);
     },
     publish: (name, data) => {
       const stored = publishData(name, data);

@@ -89,6 +89,22 @@ describe("graph checks", () => {
     );
   });
 
+  it("validates the backoff option and keeps a valid one", () => {
+    const bad = workflow("w");
+    bad.node(
+      { start: true, backoff: { initial: -1, factor: 0.5, max: 0, jitter: "yes", wait: 1 } } as any,
+      async function a() {},
+    );
+    const message = messageOf(() => bad.finalize());
+    expect(message).toMatch(/backoff: unknown field "wait"/);
+    expect(message).toMatch(/backoff.initial must be a positive number of seconds, got -1/);
+    expect(message).toMatch(/backoff.factor must be a number >= 1, got 0.5/);
+    expect(message).toMatch(/backoff.jitter must be a boolean/);
+    const good = workflow("g");
+    good.node({ start: true, backoff: { initial: 1, max: 30 } }, async function a() {});
+    expect(good.finalize().nodes.get("a")!.backoff).toEqual({ initial: 1, max: 30 });
+  });
+
   it("validates node options", () => {
     const wf = workflow("w");
     const opts = { start: true, retries: 1.5, timeout: 0, priority: "high", retry: 3, label: 7 };

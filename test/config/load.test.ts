@@ -59,7 +59,7 @@ describe("loadConfig defaults", () => {
       },
       log: { level: "info", format: "auto" },
       origins: expect.objectContaining({ "server.port": "default", "log.level": "default" }),
-      defaults: { retries: 0, priority: 0 },
+      defaults: { retries: 0, priority: 0, backoff: null },
       pools: { default: { capacity: 4 } },
       workflows: {},
       agents: {},
@@ -129,7 +129,7 @@ describe("loadConfig precedence", () => {
       ].join("\n"),
     );
     const config = await loadConfig({ cwd: dir });
-    expect(config.defaults).toEqual({ retries: 2, priority: -1 });
+    expect(config.defaults).toEqual({ retries: 2, priority: -1, backoff: null });
     expect(config.workflows.triage).toEqual({
       target: "triage-pkg:triage",
       writtenTarget: "triage-pkg:triage",
@@ -290,6 +290,17 @@ describe("loadConfig errors name the file and the key", () => {
       'yardmaster.toml: pools.default.capacity: expected a positive integer, got "four"',
       "yardmaster.toml: pools.b.capacity: expected a positive integer, got 0",
     ]);
+  });
+
+  it("reads [defaults] backoff and refuses a bad one", async () => {
+    await writeConfig("[defaults]\nbackoff = { initial = 1, factor = 2, max = 300 }\n");
+    const config = await loadConfig({ cwd: dir });
+    expect(config.defaults.backoff).toEqual({ initial: 1, factor: 2, max: 300 });
+    await writeConfig("[defaults]\nbackoff = { initial = 0, factor = 0.5, delay = 3 }\n");
+    const message = await failure(loadConfig({ cwd: dir }));
+    expect(message).toContain("defaults.backoff.initial: expected a number of seconds > 0");
+    expect(message).toContain("defaults.backoff");
+    expect(message).toMatch(/unknown key \(known keys: initial, factor, max, jitter\)/);
   });
 
   it("refuses values of the wrong type", async () => {

@@ -121,6 +121,20 @@ describe("the engine's events fit the map", () => {
     });
     h.register(partial);
 
+    // A sleep (task.sleeping, task.resumed with no request) and a retry after a backoff.
+    const timed = workflow("events_timed");
+    let timedCalls = 0;
+    timed.node(
+      { start: true, retries: 1, backoff: { initial: 0.01, jitter: false } },
+      async function nap({}: any, _input: unknown, ctx: any) {
+        timedCalls += 1;
+        if (timedCalls === 1) throw new Error("once");
+        await ctx.sleep(0.01);
+        return "ok";
+      },
+    );
+    h.register(timed);
+
     const { run_id } = await h.service.submitRun("events_flow", { title: "t" });
     const first = await h.waitEvent("request.opened", (e) => e.run_id === run_id);
     await h.service.answerRequest(first.data.request_id as number, { option_id: "yes" });
@@ -137,6 +151,9 @@ describe("the engine's events fit the map", () => {
     const p = await h.service.submitRun("events_partial", { title: "t" });
     const failed = await h.waitEvent("run.failed", (e) => e.run_id === p.run_id);
     expect(failed.data.code).toBe("join_incomplete");
+    const t = await h.service.submitRun("events_timed", { title: "t" });
+    await h.waitEvent("run.completed", (e) => e.run_id === t.run_id);
+    expect(h.named("task.failed", t.run_id)[0].data.retry_at).toEqual(expect.any(String));
 
     expect(problemsOf(h.events)).toEqual([]);
   });

@@ -157,6 +157,9 @@ describe("run graph of a long-lived run", () => {
       used_s: 0,
       waiting_since: null,
       error_stack: null,
+      not_before: null,
+      sleep_until: null,
+      sleeps: null,
     }));
     const graph = runGraph(h.engine.registry.workflows.get("poller")!.graph, tasks, [], []);
     expect(graph.nodes.map((n) => [n.name, n.attempts, n.last_task_id])).toEqual([

@@ -15,6 +15,7 @@ import { recordsContract } from "./contract/records.ts";
 import { runsContract } from "./contract/runs.ts";
 import { streamsContract } from "./contract/streams.ts";
 import { tasksContract } from "./contract/tasks.ts";
+import { timersContract } from "./contract/timers.ts";
 import { transactContract } from "./contract/transact.ts";
 
 export type { ContractOptions } from "./contract/fixtures.ts";
@@ -54,5 +55,6 @@ export function storeContract(
     countsContract(harness);
     idempotencyContract(harness);
     bulkContract(harness);
+    timersContract(harness);
   });
 }

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Workflow } from "../../src/authoring/index.ts";
+import type { Backoff, Workflow } from "../../src/authoring/index.ts";
 import { type Clock, Engine, type EventRecord, type Store } from "../../src/engine/index.ts";
 import { openStore } from "../../src/server/start.ts";
 import { EngineOperatorService } from "../../src/service/operator-service.ts";
@@ -31,11 +31,13 @@ export interface Harness {
 
 export interface HarnessOptions {
   pools?: Record<string, { capacity: number }>;
-  defaults?: { retries?: number; priority?: number };
+  defaults?: { retries?: number; priority?: number; backoff?: Backoff | null };
   dir?: string;
+  /** The engine's clock (a ManualClock in tests of timed work). */
+  clock?: Clock;
+  random?: () => number;
   start?: boolean;
   idempotencyWindowMs?: number;
-  clock?: Clock;
   retainMs?: number;
 }
 
@@ -52,6 +54,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     idempotencyWindowMs: options.idempotencyWindowMs,
     clock: options.clock,
     retainMs: options.retainMs,
+    random: options.random,
   });
   const service = new EngineOperatorService(engine, "test");
   const events: EventRecord[] = [];

@@ -19,6 +19,11 @@ export function addToRegistry(core: EngineCore, wf: RegisteredWorkflow): void {
   core.registry.workflows.set(wf.name, wf);
   core.observer.registered(wf.name, wf.pool);
   core.wake(wf.pool);
+  // Its retries waiting out a backoff (from before a restart) need the pool's timer.
+  void core.store
+    .nextNotBefore([wf.name], core.clock.now())
+    .then((at) => at !== null && core.wakeAt(wf.pool, at))
+    .catch(() => {});
 }
 
 /** Registers or replaces `wf`; a first registration recovers attempts a removal orphaned. */

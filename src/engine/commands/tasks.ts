@@ -85,6 +85,17 @@ export async function moveTask(core: EngineCore, taskId: number, node: string): 
 export async function retryTask(core: EngineCore, taskId: number): Promise<number> {
   const newId = await core.uow.run(async (work) => {
     const task = await requireTask(work.tx, taskId);
+    // A retry waiting out its backoff (or the failed attempt it retries): run it now.
+    const waitingRetry = await pendingRetryOf(work, task);
+    if (waitingRetry) {
+      await work.tx.updateTask(waitingRetry.id, { not_before: null });
+      work.emit("task.status_set", waitingRetry.run_id, waitingRetry.id, {
+        from: "ready",
+        node: waitingRetry.node,
+        to: "ready",
+      });
+      return waitingRetry.id;
+    }
     if (isOutstanding(task.status)) {
       throw refused(
         `Task ${taskId} is still going (${task.status}); it can be retried once it stops.`,
@@ -157,10 +168,33 @@ async function writeStatus(work: Work, task: TaskRecord, status: "ready" | "dead
   const { started, finished, error, result, result_present, terminal } = NEW_TASK_STATE;
   const reset =
     status === "ready"
-      ? { started, finished, error, result, result_present, terminal }
-      : { finished: work.now };
+      ? {
+          started,
+          finished,
+          error,
+          result,
+          result_present,
+          terminal,
+          not_before: null,
+          sleep_until: null,
+          // Run now: sleeps its body recorded are over, so a re-run passes them at once.
+          sleeps: task.sleeps?.map((at) => (at === null ? at : Math.min(at, work.now))) ?? null,
+        }
+      : { finished: work.now, sleep_until: null };
   await staleOpenRequests(work, task.id);
   return (await work.tx.updateTask(task.id, { status, token_hash: null, ...reset }))!;
+}
+
+/**
+ * The ready attempt that waits for its not-before which a retry of `task` means: the task
+ * itself, or the automatic retry enqueued for it. Null when there is none.
+ */
+async function pendingRetryOf(work: Work, task: TaskRecord): Promise<TaskRecord | null> {
+  const waits = (t: TaskRecord) => t.status === "ready" && t.not_before !== null;
+  if (waits(task)) return task;
+  if (task.status !== "failed") return null;
+  const tasks = await work.tx.listTasks({ run_id: task.run_id, node: task.node });
+  return tasks.find((t) => t.lineage?.parent === task.id && waits(t)) ?? null;
 }
 
 function sameBranch(a: readonly BranchFrame[], b: readonly BranchFrame[]): boolean {

@@ -44,6 +44,15 @@ export const TaskView = named(
     branch: z.array(BranchFrame).optional(),
     lineage: jsonObject().nullable().optional(),
     stats: jsonObject().nullable().optional(),
+    not_before: doc(
+      isoDate().optional(),
+      "Not claimed before this moment: a retry waiting out its node's backoff, or an attempt " +
+        "whose sleep a restart interrupted. Absent when unset.",
+    ),
+    sleep_until: doc(
+      isoDate().optional(),
+      "While the attempt sleeps (`ctx.sleep`, status `waiting`): when it wakes. Absent otherwise.",
+    ),
   }),
   "One attempt of one node. It never carries a token.",
 );

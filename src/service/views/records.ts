@@ -41,6 +41,8 @@ export function taskView(t: TaskRecord): TaskView {
     lineage: t.lineage as TaskView["lineage"],
   };
   if (t.stats) view.stats = t.stats;
+  if (t.not_before !== null) view.not_before = iso(t.not_before);
+  if (t.sleep_until !== null && t.status === "waiting") view.sleep_until = iso(t.sleep_until);
   return view;
 }
 

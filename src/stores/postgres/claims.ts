@@ -2,7 +2,8 @@
 // picks the next ready attempts in dispatch order (run position, then priority descending, then
 // created, then id) among runs that are queued or running, and locks them with FOR UPDATE OF t
 // SKIP LOCKED: rows another transaction is claiming right now are passed over instead of waited
-// for, so two servers never block on, nor take, the same attempt. A MATERIALIZED CTE runs once
+// for, so two servers never block on, nor take, the same attempt. A row whose `not_before` is
+// still ahead (a retry's backoff) is passed over: one more test on a row the index already found. A MATERIALIZED CTE runs once
 // (a subquery could be rescanned by a nested loop and lock more rows than it answers). The
 // UPDATE repeats `status = 'ready'` as a last guard. RETURNING has no order, so the rows are
 // sorted here by the same keys, the run's position coming back beside each row.
@@ -15,6 +16,7 @@ WITH picked AS MATERIALIZED (
   SELECT t.id, r.position
   FROM tasks t JOIN runs r ON r.id = t.run_id
   WHERE t.status = 'ready' AND r.status IN ('queued', 'running') AND r.workflow = ANY($1::text[])
+    AND (t.not_before IS NULL OR t.not_before <= $3)
   ORDER BY r.position, t.priority DESC, t.created, t.id
   LIMIT $2
   FOR UPDATE OF t SKIP LOCKED
@@ -46,4 +48,21 @@ export async function claimTasks(
   const found = await rows(db, CLAIM, [[...workflows], n, now]);
   const claimed = found.map((row) => ({ task: toTask(row), position: row.run_position }));
   return claimed.sort(dispatchOrder).map((c) => c.task);
+}
+
+// The dispatcher's timer: the earliest moment after `after` at which a ready attempt of these
+// workflows becomes claimable, from the partial index of ready rows that wait for a moment.
+const NEXT_DUE = sql(`
+SELECT MIN(t.not_before) AS at FROM tasks t JOIN runs r ON r.id = t.run_id
+WHERE t.status = 'ready' AND t.not_before IS NOT NULL AND t.not_before > $2
+  AND r.workflow = ANY($1::text[])`);
+
+export async function nextNotBefore(
+  db: Db,
+  workflows: readonly string[],
+  after: number,
+): Promise<number | null> {
+  if (workflows.length === 0) return null;
+  const found = await rows(db, NEXT_DUE, [[...workflows], after]);
+  return found[0]?.at ?? null;
 }

@@ -24,6 +24,7 @@ import type {
 } from "../../engine/index.ts";
 import * as arrivals from "./arrivals.ts";
 import * as chunks from "./chunks.ts";
+import { nextNotBefore } from "./claims.ts";
 import * as counts from "./counts.ts";
 import * as events from "./events.ts";
 import * as idempotency from "./idempotency.ts";
@@ -110,5 +111,8 @@ export class PgReader implements StoreReader {
   }
   countReady(): Promise<Record<string, number>> {
     return counts.countReady(this.db);
+  }
+  nextNotBefore(workflows: readonly string[], after: number): Promise<number | null> {
+    return nextNotBefore(this.db, workflows, after);
   }
 }

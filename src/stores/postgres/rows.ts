@@ -56,6 +56,9 @@ export function toTask(r: Row): TaskRecord {
     used_s: r.used_s,
     waiting_since: r.waiting_since,
     error_stack: r.error_stack ?? null,
+    not_before: r.not_before,
+    sleep_until: r.sleep_until,
+    sleeps: r.sleeps,
   };
 }
 

@@ -45,8 +45,11 @@ const TASKS: PatchTable = {
     "used_s",
     "waiting_since",
     "error_stack",
+    "not_before",
+    "sleep_until",
+    "sleeps",
   ],
-  json: ["payload", "result", "branch", "lineage", "stats"],
+  json: ["payload", "result", "branch", "lineage", "stats", "sleeps"],
 };
 
 export async function getTask(db: Db, id: number): Promise<TaskRecord | null> {

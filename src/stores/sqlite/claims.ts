@@ -42,7 +42,7 @@ export function claimWrites(db: Database.Database) {
       // A second round only after a row did not match, with the index reloaded.
       for (let round = 0; round < 2 && out.length < n; round++) {
         let mismatch = false;
-        for (const task of index.take(workflows, n - out.length)) {
+        for (const task of index.take(workflows, n - out.length, now)) {
           if (take.run(now, task.id).changes === 1) {
             const claimed = { ...task, status: "in_progress" as const, started: now };
             claimed.claim += 1;

@@ -51,6 +51,9 @@ export const taskCodec = makeCodec<TaskRecord>({
   used_s: "plain",
   waiting_since: "plain",
   error_stack: "plain",
+  not_before: "plain",
+  sleep_until: "plain",
+  sleeps: "nullableJson",
 });
 
 export const logCodec = makeCodec<LogRecord>({

@@ -26,6 +26,13 @@ const READY_BY_WORKFLOW = `SELECT r.workflow AS workflow, COUNT(*) AS n
 FROM runs r JOIN tasks t ON t.run_id = r.id AND t.status = 'ready'
 WHERE r.status IN ('queued', 'running') GROUP BY r.workflow`;
 
+// The dispatcher's timer: the earliest not-before still ahead among ready rows of the given
+// workflows, from the partial index of ready rows that wait for a moment (tasks_deferred).
+const NEXT_NOT_BEFORE = `SELECT MIN(t.not_before) AS at FROM tasks t INDEXED BY tasks_deferred
+JOIN runs r ON r.id = t.run_id
+WHERE t.status = 'ready' AND t.not_before IS NOT NULL AND t.not_before > @after
+  AND r.workflow IN (SELECT value FROM json_each(@workflows))`;
+
 export function countReads(db: Database.Database) {
   const counter = (sql: string) => {
     const statement = db.prepare<[], Row>(sql);
@@ -35,10 +42,16 @@ export function countReads(db: Database.Database) {
   const tasks = new Map(LIVE_TASK_STATUSES.map((s) => [s, counter(taskCount(s))]));
   const pending = counter(PENDING_REQUESTS);
   const ready = db.prepare<[], Row>(READY_BY_WORKFLOW);
+  const nextDue = db.prepare<[Row], Row>(NEXT_NOT_BEFORE);
   return {
     runs: (status: OpenRunStatus): number => runs.get(status)!(),
     tasks: (status: LiveTaskStatus): number => tasks.get(status)!(),
     pendingRequests: pending,
+    nextNotBefore(workflows: readonly string[], after: number): number | null {
+      if (workflows.length === 0) return null;
+      const row = nextDue.get({ after, workflows: JSON.stringify(workflows) });
+      return (row?.at as number | null) ?? null;
+    },
     readyByWorkflow(): Record<string, number> {
       const rows = ready.all();
       return Object.fromEntries(rows.map((row) => [row.workflow as string, row.n as number]));

@@ -134,4 +134,7 @@ export class SqliteReader implements StoreReader {
   async countReady(): Promise<Record<string, number>> {
     return this.reads.counts.readyByWorkflow();
   }
+  async nextNotBefore(workflows: readonly string[], after: number): Promise<number | null> {
+    return this.reads.counts.nextNotBefore(workflows, after);
+  }
 }

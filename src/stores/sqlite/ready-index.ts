@@ -11,6 +11,10 @@
 // A claim still updates each row with `status = 'ready'` in its WHERE clause, so a wrong
 // picture could never hand one attempt out twice. PostgreSQL with several servers sharing pools
 // cannot keep such a picture (another server writes too): it claims in SQL with SKIP LOCKED.
+//
+// A ready attempt with a `not_before` (a retry's backoff, a sleep cut short by a restart) waits
+// aside, in `#deferred`, until a claim's `now` reaches it; then it joins its run's ready list.
+// While none waits (the usual case) a claim pays one size check for this.
 import type { RunRecord, TaskRecord } from "../../engine/index.ts";
 import { RunLine } from "./run-line.ts";
 
@@ -44,6 +48,10 @@ export class ReadyIndex {
   /** Attempts in progress or waiting, as their rows stand: a guarded update of one of them
    * need not read its row back (tasks.ts). Filled by claims and updates while loaded. */
   readonly #going = new Map<number, TaskRecord>();
+  /** Ready attempts not claimable before their `not_before`, by id. */
+  readonly #deferred = new Map<number, TaskRecord>();
+  /** The earliest `not_before` in `#deferred` (Infinity when empty or unknown). */
+  #nextDue = Number.POSITIVE_INFINITY;
   #loaded = false;
 
   constructor(private readonly source: IndexSource) {}
@@ -54,6 +62,8 @@ export class ReadyIndex {
     this.#slots.clear();
     this.#lines.clear();
     this.#going.clear();
+    this.#deferred.clear();
+    this.#nextDue = Number.POSITIVE_INFINITY;
   }
 
   /** The row of an attempt in progress or waiting, if it follows it. Do not change it. */
@@ -90,6 +100,18 @@ export class ReadyIndex {
     if (!this.#loaded) return;
     if (task.status === "in_progress" || task.status === "waiting") this.#going.set(task.id, task);
     else this.#going.delete(task.id);
+    if (this.#deferred.size > 0) this.#deferred.delete(task.id);
+    if (task.status === "ready" && task.not_before !== null) {
+      // Not yet claimable: out of its run's list (if it was there) and aside until due.
+      this.#defer(task);
+      const ready = this.#slots.get(task.run_id)?.ready;
+      const at = ready ? ready.findIndex((t) => t.id === task.id) : -1;
+      if (at >= 0) {
+        ready!.splice(at, 1);
+        this.#place(this.#slots.get(task.run_id)!);
+      }
+      return;
+    }
     let slot = this.#slots.get(task.run_id);
     const at = slot ? slot.ready.findIndex((t) => t.id === task.id) : -1;
     if (slot && at >= 0) slot.ready.splice(at, 1);
@@ -111,8 +133,9 @@ export class ReadyIndex {
    * Removes and answers up to `limit` ready attempts of `workflows` in dispatch order. The
    * caller marks them claimed in the table.
    */
-  take(workflows: readonly string[], limit: number): TaskRecord[] {
+  take(workflows: readonly string[], limit: number, now: number): TaskRecord[] {
     if (!this.#loaded) this.#load();
+    if (now >= this.#nextDue) this.#release(now);
     const lines = workflows.map((w) => this.#lines.get(w)).filter((l) => l !== undefined);
     const out: TaskRecord[] = [];
     while (out.length < limit) {
@@ -126,6 +149,31 @@ export class ReadyIndex {
       if (head.ready.length === 0) this.#place(head);
     }
     return out;
+  }
+
+  #defer(task: TaskRecord): void {
+    this.#deferred.set(task.id, task);
+    if (task.not_before! < this.#nextDue) this.#nextDue = task.not_before!;
+  }
+
+  /** Moves the deferred attempts due at `now` into their runs' ready lists. */
+  #release(now: number): void {
+    this.#nextDue = Number.POSITIVE_INFINITY;
+    for (const task of [...this.#deferred.values()]) {
+      if (task.not_before! > now) {
+        if (task.not_before! < this.#nextDue) this.#nextDue = task.not_before!;
+        continue;
+      }
+      this.#deferred.delete(task.id);
+      let slot = this.#slots.get(task.run_id);
+      if (!slot) {
+        const run = this.source.getRun(task.run_id);
+        if (!run) continue;
+        slot = this.#slotFor(run);
+      }
+      insertSorted(slot.ready, task);
+      this.#place(slot);
+    }
   }
 
   #slotFor(run: RunRecord): RunSlot {
@@ -157,6 +205,10 @@ export class ReadyIndex {
     this.#loaded = true;
     for (const run of this.source.activeRuns()) this.#slotFor(run);
     for (const task of this.source.readyTasks()) {
+      if (task.not_before !== null) {
+        this.#defer(task);
+        continue;
+      }
       let slot = this.#slots.get(task.run_id);
       if (!slot) {
         const run = this.source.getRun(task.run_id);

@@ -18,6 +18,9 @@ const UNSET = {
   used_s: 0,
   waiting_since: null,
   error_stack: null,
+  not_before: null,
+  sleep_until: null,
+  sleeps: null,
 } as const;
 
 export function tasksContract(h: Harness): void {
@@ -78,6 +81,9 @@ export function tasksContract(h: Harness): void {
         used_s: 1.25,
         waiting_since: 15,
         error_stack: "Error: boom\n    at body (/wf/flows.ts:3:9)",
+        not_before: 1_800_000_000_000,
+        sleep_until: 1_800_000_000_500,
+        sleeps: [1_700_000_000_000, 1_800_000_000_500],
       };
       const updated = await h.store.transact((tx) => tx.updateTask(task.id, patch));
       expect(updated).toStrictEqual({ ...task, ...patch });
