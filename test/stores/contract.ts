@@ -8,6 +8,7 @@ import { mixedClaimsContract } from "./contract/claims-mixed.ts";
 import { countsContract } from "./contract/counts.ts";
 import type { ContractOptions, Harness } from "./contract/fixtures.ts";
 import { idempotencyContract } from "./contract/idempotency.ts";
+import { schedulesContract } from "./contract/schedules.ts";
 import { joinsContract } from "./contract/joins-and-registrations.ts";
 import { lifecycleContract } from "./contract/lifecycle.ts";
 import { recordsContract } from "./contract/records.ts";
@@ -52,5 +53,6 @@ export function storeContract(
     lifecycleContract(harness);
     countsContract(harness);
     idempotencyContract(harness);
+    schedulesContract(harness);
   });
 }

@@ -9,6 +9,7 @@ import { SCHEMA_V2 } from "./schema-v2.ts";
 import { SCHEMA_V3 } from "./schema-v3.ts";
 import { SCHEMA_V4 } from "./schema-v4.ts";
 import { SCHEMA_V5 } from "./schema-v5.ts";
+import { SCHEMA_V6 } from "./schema-v6.ts";
 
 export type { Migration };
 
@@ -18,6 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: "index of open runs by status", sql: SCHEMA_V3 },
   { version: 4, name: "idempotency keys of submits", sql: SCHEMA_V4 },
   { version: 5, name: "run input", sql: SCHEMA_V5 },
+  { version: 6, name: "schedules and their fires", sql: SCHEMA_V6 },
 ];
 
 const VERSION_TABLE = `CREATE TABLE IF NOT EXISTS schema_version (

@@ -10,6 +10,7 @@ import { SCHEMA_V3 } from "./schema-v3.ts";
 import { SCHEMA_V4 } from "./schema-v4.ts";
 import { SCHEMA_V5 } from "./schema-v5.ts";
 import { SCHEMA_V6 } from "./schema-v6.ts";
+import { SCHEMA_V7 } from "./schema-v7.ts";
 
 export type { Migration };
 
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: "index of open runs by status", sql: SCHEMA_V4 },
   { version: 5, name: "idempotency keys of submits", sql: SCHEMA_V5 },
   { version: 6, name: "run input", sql: SCHEMA_V6 },
+  { version: 7, name: "schedules and their fires", sql: SCHEMA_V7 },
 ];
 
 export function schemaVersion(db: Database.Database): number {
