@@ -19,6 +19,7 @@ import { EventBus } from "./event-bus.ts";
 import { Interrupt } from "./interrupt.ts";
 import { type EngineObserver, NO_OBSERVER } from "./observer.ts";
 import { type NodeDefaults, type RegisteredWorkflow, Registry } from "./registry.ts";
+import { Scheduler } from "./scheduler.ts";
 import { handOff, reserveSlot } from "./slot-claims.ts";
 import type { Store } from "./store.ts";
 import type { ContextExtensions } from "./task-context.ts";
@@ -55,6 +56,8 @@ export class Engine implements EngineCore {
   readonly clock: Clock;
   /** Every state change asked from outside the engine (commands/index.ts). */
   readonly commands: Commands;
+  /** Schedules' timed work (scheduler.ts): started and stopped with the engine. */
+  readonly scheduler: Scheduler;
   readonly #dispatcher: Dispatcher;
   readonly slots: EngineCore["slots"];
   readonly #graceMs: number;
@@ -82,7 +85,8 @@ export class Engine implements EngineCore {
     };
     this.#graceMs = options.stopGraceMs ?? 5000;
     this.idempotencyWindowMs = options.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
-    this.commands = new Commands(this);
+    this.scheduler = new Scheduler(this);
+    this.commands = new Commands(this, this.scheduler);
   }
 
   /** Started and not stopping: claiming work. */
@@ -136,6 +140,7 @@ export class Engine implements EngineCore {
     }
     this.#started = true;
     this.#dispatcher.wake();
+    await this.scheduler.start();
   }
 
   /**
@@ -163,6 +168,7 @@ export class Engine implements EngineCore {
 
   async stop(): Promise<number[]> {
     this.#started = false;
+    this.scheduler.stop();
     this.#dispatcher.stop();
     const ids = [...this.live.keys()];
     this.observer.stopping(ids);

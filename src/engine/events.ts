@@ -276,6 +276,22 @@ export const EVENTS = {
     "A workflow was removed; `task_ids` are its attempts that were in flight.",
     z.strictObject({ task_ids: ids(), workflow: z.string() }),
   ),
+  "schedule.fired": entry(
+    "A schedule fired: the run it submitted for its due moment `scheduled_at` (epoch ms) is the " +
+      "event's run.",
+    z.strictObject({ schedule: z.string(), scheduled_at: z.number(), workflow: z.string() }),
+  ),
+  "schedule.skipped": entry(
+    "A schedule's due moment passed without a run: its workflow is not registered " +
+      "(`unknown_workflow`) or the run's input did not pass the submit (`rejected`).",
+    z.strictObject({
+      schedule: z.string(),
+      scheduled_at: z.number(),
+      workflow: z.string(),
+      reason: z.enum(["unknown_workflow", "rejected"]),
+      message: z.string(),
+    }),
+  ),
 } as const;
 
 export type CoreEventName = keyof typeof EVENTS;

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Workflow } from "../../src/authoring/index.ts";
-import { Engine, type EventRecord, type Store } from "../../src/engine/index.ts";
+import { type Clock, Engine, type EventRecord, type Store } from "../../src/engine/index.ts";
 import { openStore } from "../../src/server/start.ts";
 import { EngineOperatorService } from "../../src/service/operator-service.ts";
 import { testStoreUrl } from "./test-store.ts";
@@ -35,6 +35,8 @@ export interface HarnessOptions {
   dir?: string;
   start?: boolean;
   idempotencyWindowMs?: number;
+  /** The engine clock (a ManualClock for timed work); the system clock by default. */
+  clock?: Clock;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -48,6 +50,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     onError: (err) => errors.push(err),
     stopGraceMs: 2000,
     idempotencyWindowMs: options.idempotencyWindowMs,
+    clock: options.clock,
   });
   const service = new EngineOperatorService(engine, "test");
   const events: EventRecord[] = [];
