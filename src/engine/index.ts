@@ -42,6 +42,8 @@ export type {
   OperatorStatus,
   PositionInput,
   PublishScope,
+  ScheduleInput,
+  SchedulePatch,
   SubmitInput,
   SubmitOnceResult,
 } from "./commands/index.ts";
@@ -103,6 +105,7 @@ export type {
   EngineObserver,
 } from "./observer.ts";
 export type { NodeDefaults, Pool, RegisteredWorkflow, Registry } from "./registry.ts";
+export { checkCron, nextDue } from "./schedule-times.ts";
 export { runOutput, terminalTasks } from "./settle.ts";
 export {
   type ArrivalTally,

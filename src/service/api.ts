@@ -12,6 +12,7 @@ import type {
   LogRef,
   LogText,
   Move,
+  NewSchedule,
   Ok,
   Position,
   PositionOut,
@@ -21,6 +22,8 @@ import type {
   RunCounts,
   RunDetail,
   RunSummary,
+  ScheduleOut,
+  SchedulePatch,
   SetStatus,
   SourceOut,
   StreamOut,
@@ -67,6 +70,14 @@ export interface OperatorService {
   readonly startedAt: Date;
 
   listWorkflows(): Promise<WorkflowOut[]>;
+
+  /** Schedules by name, with their next and last fire. */
+  listSchedules(): Promise<ScheduleOut[]>;
+  getSchedule(name: string): Promise<ScheduleOut>;
+  createSchedule(body: NewSchedule): Promise<ScheduleOut>;
+  updateSchedule(name: string, body: SchedulePatch): Promise<ScheduleOut>;
+  deleteSchedule(name: string): Promise<Ok>;
+
   getWorkflow(name: string): Promise<WorkflowOut>;
   /**
    * The module text and node lines of a registered workflow (404 `not_found` when they cannot
