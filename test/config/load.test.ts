@@ -61,6 +61,7 @@ describe("loadConfig defaults", () => {
       defaults: { retries: 0, priority: 0 },
       pools: { default: { capacity: 4 } },
       workflows: {},
+      schedules: {},
       agents: {},
     });
   });
