@@ -6,6 +6,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { at } from "../cli/client-kit.ts";
 import { crash, type Served, serve, serverDir, stop } from "../support/serve.ts";
 import { testStoreUrl } from "../support/test-store.ts";
 import { eventually } from "../support/wait.ts";
@@ -63,6 +64,11 @@ describe("schedules over HTTP", () => {
     const list = (await s.call("GET", "/api/schedules")).body;
     expect(list.map((x: { name: string }) => x.name)).toStrictEqual(["every-second", "nightly"]);
     expect(list[1]).toMatchObject({ enabled: false, next_fire: null, timezone: "Europe/Paris" });
+    // `yardmaster schedules` lists them.
+    const printed = await at(s.url)("schedules");
+    expect(printed.code).toBe(0);
+    expect(printed.lines[0]).toMatch(/^SCHEDULE\s+WORKFLOW\s+CRON/);
+    expect(printed.out).toContain("0 3 * * * (Europe/Paris)");
   }, 30_000);
 
   it("PATCH enables/disables; a configured schedule refuses other fields; POST/DELETE", async () => {
