@@ -85,7 +85,7 @@ export class Engine implements EngineCore {
     };
     this.#graceMs = options.stopGraceMs ?? 5000;
     this.idempotencyWindowMs = options.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
-    this.scheduler = new Scheduler(this);
+    this.scheduler = new Scheduler(this, onError);
     this.commands = new Commands(this, this.scheduler);
   }
 

@@ -18,8 +18,12 @@ export class Scheduler {
   #watchedFrom = 0;
   #pass: Promise<void> = Promise.resolve();
 
-  constructor(core: EngineCore) {
+  readonly #onError: (err: unknown) => void;
+
+  /** `onError` hears a pass that failed (the store unreachable); the next pass tries again. */
+  constructor(core: EngineCore, onError: (err: unknown) => void = () => {}) {
     this.#core = core;
+    this.#onError = onError;
   }
 
   /** Fires what was missed (by each schedule's catch-up), then arms the timer. */
@@ -39,7 +43,7 @@ export class Scheduler {
   /** Re-reads the schedules and re-arms (after a schedule changed); resolves once armed. */
   refresh(): Promise<void> {
     if (!this.#running) return Promise.resolve();
-    this.#pass = this.#pass.then(() => this.#arm()).catch(() => {});
+    this.#pass = this.#pass.then(() => this.#arm()).catch(this.#onError);
     return this.#pass;
   }
 
@@ -63,8 +67,10 @@ export class Scheduler {
     this.#cancel = this.#core.clock.at(next, () => {
       this.#pass = this.#pass
         .then(() => this.#fireDue(false))
+        .catch(this.#onError)
+        // Armed again even after a failed pass (reported through onError), for the next moment.
         .then(() => this.#arm())
-        .catch(() => {});
+        .catch(this.#onError);
     });
   }
 
