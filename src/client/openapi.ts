@@ -111,6 +111,49 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/schedules": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Schedules by name, with their next and last fire */
+    get: operations["listSchedules"];
+    put?: never;
+    /**
+     * Create a schedule
+     * @description A cron expression the parser cannot read, or an unknown time zone, is 422 `validation` with the parser's message; an unregistered workflow is 404 `unknown_workflow` (as a submit); a name taken is 409 `conflict`.
+     */
+    post: operations["createSchedule"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/schedules/{name}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One schedule */
+    get: operations["getSchedule"];
+    put?: never;
+    post?: never;
+    /** Delete a schedule created over the API, and its fires */
+    delete: operations["deleteSchedule"];
+    options?: never;
+    head?: never;
+    /**
+     * Change a schedule (enable or disable it, its cron, title or input)
+     * @description A schedule of the configuration (`source: config`) takes `enabled` only: any other field is 409 `conflict`.
+     */
+    patch: operations["updateSchedule"];
+    trace?: never;
+  };
   "/api/workflows/{name}/source": {
     parameters: {
       query?: never;
@@ -883,6 +926,32 @@ export interface components {
       /** @description With `filter`: the `next_cursor` of the previous answer, to go on after its runs. */
       cursor?: string;
     };
+    /**
+     * @description What a start does with due moments missed while no server ran: fire the latest once, or skip them.
+     * @enum {string}
+     */
+    ScheduleCatchupInput: "once" | "skip";
+    NewScheduleInput: {
+      name: string;
+      workflow: string;
+      cron: string;
+      /** @default UTC */
+      timezone?: string;
+      title: string;
+      input?: unknown;
+      /** @default true */
+      enabled?: boolean;
+      /** @default once */
+      catchup?: components["schemas"]["ScheduleCatchupInput"];
+    };
+    SchedulePatchInput: {
+      enabled?: boolean;
+      cron?: string;
+      timezone?: string;
+      title?: string;
+      input?: unknown;
+      catchup?: components["schemas"]["ScheduleCatchupInput"];
+    };
     RegisterWorkflowInput: {
       target: string;
       pool?: string | null;
@@ -1028,7 +1097,9 @@ export interface components {
       | "engine.stopping"
       | "workflow.registered"
       | "workflow.replaced"
-      | "workflow.unregistered";
+      | "workflow.unregistered"
+      | "schedule.fired"
+      | "schedule.skipped";
     /** @description `plugin.<workflow>.<name>`; `<workflow>` is the publishing workflow. */
     PluginEventName: string;
     EventEnvelope: {
@@ -1169,7 +1240,7 @@ export interface components {
       terminal: boolean;
       transitions: string[];
     };
-    /** @description Data of `task.failed`: An attempt failed; `retry_task_id` is the retry enqueued for it, if any, and `retry_at` when that retry becomes claimable (its node's backoff; null: at once). */
+    /** @description Data of `task.failed`: An attempt failed; `retry_task_id` is the retry enqueued for it, if any, and `retry_at` when that retry becomes claimable (present only when its node has a backoff). */
     EventData_task_failed: {
       attempt: number;
       node: string;
@@ -1177,7 +1248,7 @@ export interface components {
       retryable: boolean;
       will_retry: boolean;
       retry_task_id: number | null;
-      retry_at: string | null;
+      retry_at?: string;
     };
     /** @description Data of `task.dead_lettered`: A failed attempt will not be retried (right after its `task.failed`). */
     EventData_task_dead_lettered: {
@@ -1305,6 +1376,21 @@ export interface components {
       task_ids: number[];
       workflow: string;
     };
+    /** @description Data of `schedule.fired`: A schedule fired: the run it submitted for its due moment `scheduled_at` (epoch ms) is the event's run. */
+    EventData_schedule_fired: {
+      schedule: string;
+      scheduled_at: number;
+      workflow: string;
+    };
+    /** @description Data of `schedule.skipped`: A schedule's due moment passed without a run: its workflow is not registered (`unknown_workflow`) or the run's input did not pass the submit (`rejected`). */
+    EventData_schedule_skipped: {
+      schedule: string;
+      scheduled_at: number;
+      workflow: string;
+      /** @enum {string} */
+      reason: "unknown_workflow" | "rejected";
+      message: string;
+    };
     /** @description Each core event name with the schema of its `data` (components `EventData_<name>`, and `AgentStats` for `agent.stats`); a lookup for clients, returned by no route. The data of a plugin event (`plugin.<workflow>.<name>`) is any JSON object. */
     EventDataByName: {
       "run.created": components["schemas"]["EventData_run_created"];
@@ -1342,6 +1428,8 @@ export interface components {
       "workflow.registered": components["schemas"]["EventData_workflow_registered"];
       "workflow.replaced": components["schemas"]["EventData_workflow_replaced"];
       "workflow.unregistered": components["schemas"]["EventData_workflow_unregistered"];
+      "schedule.fired": components["schemas"]["EventData_schedule_fired"];
+      "schedule.skipped": components["schemas"]["EventData_schedule_skipped"];
     };
     /** @description An attempt that holds a slot of a pool now. */
     SlotHolder: {
@@ -1864,6 +1952,61 @@ export interface components {
       more: boolean;
       /** @description With `filter`: where the next request goes on (null with `run_ids`, or when nothing matched). */
       next_cursor: string | null;
+    };
+    /**
+     * @description What a start does with due moments missed while no server ran: fire the latest once, or skip them.
+     * @enum {string}
+     */
+    ScheduleCatchup: "once" | "skip";
+    ScheduleOut: {
+      name: string;
+      workflow: string;
+      /** @description Five fields, or six with seconds first. */
+      cron: string;
+      /** @description IANA time zone the cron expression is read in. */
+      timezone: string;
+      title: string;
+      input?: unknown;
+      enabled: boolean;
+      catchup: components["schemas"]["ScheduleCatchup"];
+      /**
+       * @description `config`: a `[schedules.<name>]` row of the configuration (only `enabled` can be changed over the API); `api`: created over the API.
+       * @enum {string}
+       */
+      source: "config" | "api";
+      /**
+       * Format: date-time
+       * @description The next due moment; null when disabled or none.
+       */
+      next_fire: string | null;
+      /**
+       * Format: date-time
+       * @description The due moment of the latest fire; null when none.
+       */
+      last_fire: string | null;
+      /** @description The run the latest fire submitted. */
+      last_run_id: string | null;
+    };
+    NewSchedule: {
+      name: string;
+      workflow: string;
+      cron: string;
+      /** @default UTC */
+      timezone: string;
+      title: string;
+      input?: unknown;
+      /** @default true */
+      enabled: boolean;
+      /** @default once */
+      catchup: components["schemas"]["ScheduleCatchup"];
+    };
+    SchedulePatch: {
+      enabled?: boolean;
+      cron?: string;
+      timezone?: string;
+      title?: string;
+      input?: unknown;
+      catchup?: components["schemas"]["ScheduleCatchup"];
     };
     Health: {
       ok: boolean;
@@ -2397,6 +2540,300 @@ export interface operations {
       };
       /** @description Default Response */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  listSchedules: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ScheduleOut"][];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  createSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["NewScheduleInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ScheduleOut"];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  getSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ScheduleOut"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  deleteSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Ok"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+    };
+  };
+  updateSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SchedulePatchInput"];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ScheduleOut"];
+        };
+      };
+      /** @description Default Response */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ApiError"];
+        };
+      };
+      /** @description Default Response */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -4810,4 +5247,6 @@ export const EVENT_NAMES = [
   "workflow.registered",
   "workflow.replaced",
   "workflow.unregistered",
+  "schedule.fired",
+  "schedule.skipped",
 ] as const satisfies readonly components["schemas"]["EventName"][];

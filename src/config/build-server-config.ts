@@ -13,6 +13,7 @@ import type {
   LogLevel,
   LogSettings,
   PoolConfig,
+  ScheduleConfig,
   ServerConfig,
   ServerSettings,
   WorkflowRowConfig,
@@ -106,6 +107,7 @@ export function buildServerConfig(content: ConfigFile, ctx: BuildContext): Serve
     pools: structuredClone(pools ?? DEFAULTS.pools),
     workflows: buildWorkflows(content, ctx.configDir),
     agents: buildAgents(content, ctx.configDir),
+    schedules: buildSchedules(content),
   };
   checkTimeouts(config.server, ctx.shown);
   checkWorkflowPools(config, ctx.shown);
@@ -254,6 +256,22 @@ function buildWorkflows(content: ConfigFile, dir: string): Record<string, Workfl
       target: resolveTarget(row.target, dir),
       writtenTarget: row.target,
       pool: row.pool ?? DEFAULTS.pool,
+    };
+  }
+  return out;
+}
+
+function buildSchedules(content: ConfigFile): Record<string, ScheduleConfig> {
+  const out: Record<string, ScheduleConfig> = {};
+  for (const [name, row] of Object.entries(content.schedules ?? {})) {
+    out[name] = {
+      workflow: row.workflow,
+      cron: row.cron,
+      timezone: row.timezone ?? "UTC",
+      title: row.title,
+      input: row.input ?? null,
+      enabled: row.enabled ?? null,
+      catchup: row.catchup ?? "once",
     };
   }
   return out;

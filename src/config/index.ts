@@ -17,6 +17,7 @@ export type {
   LogSettings,
   NodeDefaults,
   PoolConfig,
+  ScheduleConfig,
   ServerConfig,
   ServerSettings,
   WorkflowRowConfig,

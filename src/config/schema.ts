@@ -104,6 +104,16 @@ export const workflowRow = table({
   pool: text("expected a pool name").optional(),
 });
 
+export const scheduleRow = table({
+  workflow: text("expected a workflow name"),
+  cron: text('expected a cron expression such as "0 3 * * *" (or six fields, seconds first)'),
+  timezone: text('expected an IANA time zone such as "Europe/Paris"').optional(),
+  title: text("expected the title of the runs it submits"),
+  input: z.unknown().optional(),
+  enabled: z.boolean({ error: "expected true or false" }).optional(),
+  catchup: z.enum(["once", "skip"], { error: 'expected "once" or "skip"' }).optional(),
+});
+
 export const agentRow = table({
   command: z
     .array(text("expected a non-empty string"), {
@@ -130,6 +140,7 @@ export const configFileSchema = table({
   pools: rows(poolRow).optional(),
   workflows: rows(workflowRow).optional(),
   agents: rows(agentRow).optional(),
+  schedules: rows(scheduleRow).optional(),
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;

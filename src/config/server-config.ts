@@ -68,6 +68,20 @@ export interface WorkflowRowConfig {
   pool: string;
 }
 
+/** A `[schedules.<name>]` row: synced into the store at start (source `config`). */
+export interface ScheduleConfig {
+  workflow: string;
+  cron: string;
+  /** IANA time zone; UTC unless set. */
+  timezone: string;
+  title: string;
+  /** The runs' input; null when the row sets none. */
+  input: unknown;
+  /** Unset: the store's flag (an operator's enable/disable survives restarts), else true. */
+  enabled: boolean | null;
+  catchup: "once" | "skip";
+}
+
 export interface AgentConfig {
   /** The program, then its arguments. */
   command: string[];
@@ -97,6 +111,7 @@ export interface ServerConfig {
   pools: Record<string, PoolConfig>;
   workflows: Record<string, WorkflowRowConfig>;
   agents: Record<string, AgentConfig>;
+  schedules?: Record<string, ScheduleConfig>;
 }
 
 export interface ConfigFlags {

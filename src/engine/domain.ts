@@ -277,3 +277,35 @@ export interface EventRecord extends NewEvent {
   id: number | null;
   created: number;
 }
+
+/** When a schedule's fires were missed while no server ran: fire the latest once, or skip. */
+export type ScheduleCatchup = "once" | "skip";
+
+/** A schedule: a cron expression (in an IANA time zone) that submits runs of a workflow. */
+export interface ScheduleRecord {
+  name: string;
+  workflow: string;
+  /** Five fields, or six with seconds first (croner's syntax). */
+  cron: string;
+  /** IANA time zone the cron expression is read in. */
+  timezone: string;
+  /** The title of every run it submits. */
+  title: string;
+  /** The input of every run it submits (null: none). */
+  input: Json;
+  enabled: boolean;
+  catchup: ScheduleCatchup;
+  /** `config`: from the TOML, synced at start; `api`: created over the HTTP API. */
+  source: "config" | "api";
+  created: number;
+  updated: number;
+}
+
+/** One fire of a schedule: unique on (schedule, scheduled_at), stored with the run it made. */
+export interface ScheduleFireRecord {
+  schedule: string;
+  /** The due moment (epoch ms) the fire is for. */
+  scheduled_at: number;
+  run_id: string;
+  fired_at: number;
+}

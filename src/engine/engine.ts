@@ -20,6 +20,7 @@ import { Interrupt } from "./interrupt.ts";
 import { type EngineObserver, NO_OBSERVER } from "./observer.ts";
 import { type NodeDefaults, type RegisteredWorkflow, Registry } from "./registry.ts";
 import { RetentionSweeper } from "./retention.ts";
+import { Scheduler } from "./scheduler.ts";
 import { handOff, reserveSlot } from "./slot-claims.ts";
 import type { Store } from "./store.ts";
 import type { ContextExtensions } from "./task-context.ts";
@@ -64,6 +65,8 @@ export class Engine implements EngineCore {
   readonly random: () => number;
   /** Every state change asked from outside the engine (commands/index.ts). */
   readonly commands: Commands;
+  /** Schedules' timed work (scheduler.ts): started and stopped with the engine. */
+  readonly scheduler: Scheduler;
   readonly #dispatcher: Dispatcher;
   readonly slots: EngineCore["slots"];
   readonly #graceMs: number;
@@ -95,7 +98,8 @@ export class Engine implements EngineCore {
     };
     this.#graceMs = options.stopGraceMs ?? 5000;
     this.idempotencyWindowMs = options.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
-    this.commands = new Commands(this);
+    this.scheduler = new Scheduler(this, onError);
+    this.commands = new Commands(this, this.scheduler);
     this.retention =
       options.retainMs === undefined ? null : new RetentionSweeper(this, options.retainMs, onError);
   }
@@ -157,6 +161,7 @@ export class Engine implements EngineCore {
     for (const pool of this.registry.pools.keys()) await this.#dispatcher.armNext(pool);
     this.#dispatcher.wake();
     this.retention?.start();
+    await this.scheduler.start();
   }
 
   /**
@@ -195,6 +200,7 @@ export class Engine implements EngineCore {
     this.retention?.stop();
     // A sweep stops after its current batch; it must not write into a store being closed.
     await this.retention?.sweeping;
+    this.scheduler.stop();
     this.#dispatcher.stop();
     const ids = [...this.live.keys()];
     this.observer.stopping(ids);

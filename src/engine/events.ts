@@ -163,7 +163,7 @@ export const EVENTS = {
   ),
   "task.failed": entry(
     "An attempt failed; `retry_task_id` is the retry enqueued for it, if any, and `retry_at` " +
-      "when that retry becomes claimable (its node's backoff; null: at once).",
+      "when that retry becomes claimable (present only when its node has a backoff).",
     z.strictObject({
       attempt: z.int(),
       node: z.string(),
@@ -171,7 +171,7 @@ export const EVENTS = {
       retryable: z.boolean(),
       will_retry: z.boolean(),
       retry_task_id: id().nullable(),
-      retry_at: z.string().nullable(),
+      retry_at: z.string().optional(),
     }),
   ),
   "task.dead_lettered": entry(
@@ -289,6 +289,22 @@ export const EVENTS = {
     "A workflow was removed; `task_ids` are its attempts that were in flight, `requeued` " +
       "those of them that were in progress, stopped and put back to ready.",
     z.strictObject({ requeued: ids(), task_ids: ids(), workflow: z.string() }),
+  ),
+  "schedule.fired": entry(
+    "A schedule fired: the run it submitted for its due moment `scheduled_at` (epoch ms) is the " +
+      "event's run.",
+    z.strictObject({ schedule: z.string(), scheduled_at: z.number(), workflow: z.string() }),
+  ),
+  "schedule.skipped": entry(
+    "A schedule's due moment passed without a run: its workflow is not registered " +
+      "(`unknown_workflow`) or the run's input did not pass the submit (`rejected`).",
+    z.strictObject({
+      schedule: z.string(),
+      scheduled_at: z.number(),
+      workflow: z.string(),
+      reason: z.enum(["unknown_workflow", "rejected"]),
+      message: z.string(),
+    }),
   ),
 } as const;
 

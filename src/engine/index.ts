@@ -46,6 +46,8 @@ export type {
   OperatorStatus,
   PositionInput,
   PublishScope,
+  ScheduleInput,
+  SchedulePatch,
   SubmitInput,
   SubmitOnceResult,
 } from "./commands/index.ts";
@@ -70,6 +72,9 @@ export {
   RUN_STATUSES,
   type RunRecord,
   type RunStatus,
+  type ScheduleCatchup,
+  type ScheduleFireRecord,
+  type ScheduleRecord,
   type StreamChunkRecord,
   type SubmissionRecord,
   TASK_STATUSES,
@@ -110,6 +115,7 @@ export {
   type RegisteredWorkflow,
   type Registry,
 } from "./registry.ts";
+export { checkCron, nextDue } from "./schedule-times.ts";
 export { runOutput, terminalTasks } from "./settle.ts";
 export {
   type ArrivalTally,

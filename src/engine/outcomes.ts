@@ -114,7 +114,8 @@ export async function failAttempt(
       retryable,
       will_retry: willRetry,
       retry_task_id: retry?.id ?? null,
-      retry_at: retryAt === null ? null : new Date(retryAt).toISOString(),
+      // Only with a backoff, so the event of a node without one reads as it always did.
+      ...(retryAt === null ? {} : { retry_at: new Date(retryAt).toISOString() }),
     });
     if (!willRetry) work.emitAt(mark + 1, "task.dead_lettered", run.id, task.id, base);
     const when = retryAt === null ? "" : ` at ${new Date(retryAt).toISOString()}`;

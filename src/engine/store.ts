@@ -21,6 +21,8 @@ import type {
   RequestRecord,
   RunRecord,
   RunStatus,
+  ScheduleFireRecord,
+  ScheduleRecord,
   StreamChunkRecord,
   SubmissionRecord,
   TaskRecord,
@@ -152,6 +154,11 @@ export interface StoreReader {
   listRegistrations(): Promise<RegistrationRecord[]>;
   /** The stored idempotency key, whatever its age (the engine judges its window), or null. */
   getIdempotencyKey(key: string): Promise<IdempotencyRecord | null>;
+  /** Ordered by name. */
+  listSchedules(): Promise<ScheduleRecord[]>;
+  getSchedule(name: string): Promise<ScheduleRecord | null>;
+  /** The schedule's fire with the latest `scheduled_at`, or null when it never fired. */
+  lastScheduleFire(name: string): Promise<ScheduleFireRecord | null>;
   // Counts for health and metrics, which anyone may ask for often: each is answered from an
   // index that holds open or live rows only (never by reading rows), so it costs one index entry
   // per row counted, whatever history the store keeps.
@@ -236,6 +243,15 @@ export interface StoreWriter extends StoreReader {
   putIdempotencyKey(record: IdempotencyRecord, expiredBefore: number): Promise<boolean>;
   /** Deletes at most `limit` keys created before `before`, oldest first; answers how many. */
   expireIdempotencyKeys(before: number, limit: number): Promise<number>;
+  /** Inserts or replaces the schedule of that name. */
+  putSchedule(schedule: ScheduleRecord): Promise<void>;
+  /** Removes the schedule and its fires. */
+  deleteSchedule(name: string): Promise<void>;
+  /**
+   * Stores the fire unless one of (schedule, scheduled_at) is stored; answers whether it stored
+   * it. The pair's uniqueness decides, so two servers (or a re-fire) cannot both fire one moment.
+   */
+  insertScheduleFire(fire: ScheduleFireRecord): Promise<boolean>;
 }
 
 export interface Store extends StoreReader {

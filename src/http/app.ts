@@ -31,6 +31,7 @@ import { registerRequestRoutes } from "./routes/request-routes.ts";
 import { documentCommonRefusals, type ZodApp } from "./routes/route-kit.ts";
 import { registerRunHistoryRoutes } from "./routes/run-history-routes.ts";
 import { registerRunRoutes } from "./routes/run-routes.ts";
+import { registerScheduleRoutes } from "./routes/schedule-routes.ts";
 import { registerServerRoutes } from "./routes/server-routes.ts";
 import { registerTaskRoutes } from "./routes/task-routes.ts";
 import { registerWorkflowRoutes } from "./routes/workflow-routes.ts";
@@ -106,6 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerDocs(app, deps.version);
   registerServerRoutes(app, deps);
   registerWorkflowRoutes(app, deps.service);
+  registerScheduleRoutes(app, deps.service);
   registerRegistrationRoutes(app, deps);
   registerPluginRoutes(app, deps.plugins);
   registerRunRoutes(app, deps.service);

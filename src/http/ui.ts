@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 export const UI_DIST = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "ui", "dist");
 
 /** First path segments of the console's client-side routes (ui/src/app.tsx). */
-export const CONSOLE_ROUTES = ["runs", "inbox", "workflows", "panels"];
+export const CONSOLE_ROUTES = ["runs", "inbox", "workflows", "panels", "schedules"];
 
 const MISSING = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Yardmaster</title></head>

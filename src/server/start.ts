@@ -14,7 +14,7 @@ import {
   redactStoreUrl,
 } from "../config/index.ts";
 import type { ServerConfig } from "../config/server-config.ts";
-import { askPerson, Engine, type Store } from "../engine/index.ts";
+import { askPerson, Engine, EngineError, type Json, type Store } from "../engine/index.ts";
 import { buildApp } from "../http/app.ts";
 import { createAuthGate, ensureToken, isLoopbackHost } from "../http/auth.ts";
 import type { LoadedWorkflow } from "../loading/index.ts";
@@ -155,6 +155,24 @@ async function registerConfigured(
   }
   if (problems.length > 0) throw new ConfigError(shown, problems);
   await engine.commands.syncRegistrations();
+  await syncConfiguredSchedules(engine, config);
+}
+
+/** `[schedules.<name>]` rows into the store (source `config`); a bad cron stops the start. */
+async function syncConfiguredSchedules(engine: Engine, config: ServerConfig): Promise<void> {
+  const rows = Object.entries(config.schedules ?? {}).map(([name, row]) => ({
+    ...row,
+    name,
+    input: (row.input ?? null) as Json,
+    enabled: row.enabled ?? undefined,
+  }));
+  try {
+    await engine.commands.syncSchedules(rows);
+  } catch (err) {
+    if (!(err instanceof EngineError)) throw err;
+    const file = config.file ?? "configuration";
+    throw new Error(`${file}: schedules: ${err.message}`);
+  }
 }
 
 export interface StartOptions {

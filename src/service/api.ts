@@ -15,6 +15,7 @@ import type {
   LogRef,
   LogText,
   Move,
+  NewSchedule,
   Ok,
   Position,
   PositionOut,
@@ -26,6 +27,8 @@ import type {
   RunDetail,
   RunExplain,
   RunSummary,
+  ScheduleOut,
+  SchedulePatch,
   SetStatus,
   SourceOut,
   StreamOut,
@@ -74,6 +77,14 @@ export interface OperatorService {
   readonly startedAt: Date;
 
   listWorkflows(): Promise<WorkflowOut[]>;
+
+  /** Schedules by name, with their next and last fire. */
+  listSchedules(): Promise<ScheduleOut[]>;
+  getSchedule(name: string): Promise<ScheduleOut>;
+  createSchedule(body: NewSchedule): Promise<ScheduleOut>;
+  updateSchedule(name: string, body: SchedulePatch): Promise<ScheduleOut>;
+  deleteSchedule(name: string): Promise<Ok>;
+
   getWorkflow(name: string): Promise<WorkflowOut>;
   /**
    * The module text and node lines of a registered workflow (404 `not_found` when they cannot

@@ -4,8 +4,11 @@ import {
   type BulkTarget,
   type Engine,
   type Json,
+  nextDue,
   RUN_STATUSES,
   type RunRecord,
+  type SchedulePatch as ScheduleChange,
+  type ScheduleRecord,
   type StoreProbe,
   type StoreReader,
   type SubmitInput,
@@ -153,6 +156,52 @@ export class EngineOperatorService implements OperatorService {
       throw notReady("schema", detail);
     }
     return { ok: true, schema: probe.schema };
+  }
+
+  async listSchedules(): Promise<S.ScheduleOut[]> {
+    const rows = await this.engine.store.listSchedules();
+    return Promise.all(rows.map((s) => this.#scheduleView(s)));
+  }
+
+  async getSchedule(name: string): Promise<S.ScheduleOut> {
+    const s = await this.engine.store.getSchedule(name);
+    if (!s) throw notFound("schedule", name);
+    return this.#scheduleView(s);
+  }
+
+  async createSchedule(body: S.NewSchedule): Promise<S.ScheduleOut> {
+    const wf = this.engine.registry.workflows.get(body.workflow);
+    const input = checkRunInput(wf, body.input) as Json | undefined;
+    const s = await commanded(this.commands.createSchedule({ ...body, input }));
+    return this.#scheduleView(s);
+  }
+
+  async updateSchedule(name: string, body: S.SchedulePatch): Promise<S.ScheduleOut> {
+    const patch = { ...body } as ScheduleChange;
+    if (body.input !== undefined) {
+      const current = await this.engine.store.getSchedule(name);
+      const wf = current ? this.engine.registry.workflows.get(current.workflow) : undefined;
+      patch.input = (checkRunInput(wf, body.input) ?? null) as Json;
+    }
+    const s = await commanded(this.commands.updateSchedule(name, patch));
+    return this.#scheduleView(s);
+  }
+
+  async deleteSchedule(name: string): Promise<S.Ok> {
+    await commanded(this.commands.deleteSchedule(name));
+    return { ok: true };
+  }
+
+  async #scheduleView(s: ScheduleRecord): Promise<S.ScheduleOut> {
+    const last = await this.engine.store.lastScheduleFire(s.name);
+    const next = s.enabled ? nextDue(s.cron, s.timezone, this.engine.clock.now()) : null;
+    const { name, workflow, cron, timezone, title, input, enabled, catchup, source } = s;
+    return {
+      ...{ name, workflow, cron, timezone, title, input, enabled, catchup, source },
+      next_fire: next === null ? null : isoTime(next),
+      last_fire: last ? isoTime(last.scheduled_at) : null,
+      last_run_id: last?.run_id ?? null,
+    };
   }
 
   async listWorkflows(): Promise<S.WorkflowOut[]> {

@@ -62,6 +62,7 @@ describe("loadConfig defaults", () => {
       defaults: { retries: 0, priority: 0, backoff: null },
       pools: { default: { capacity: 4 } },
       workflows: {},
+      schedules: {},
       agents: {},
     });
   });

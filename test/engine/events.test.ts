@@ -15,6 +15,7 @@ import {
   EPHEMERAL_EVENT_NAMES,
   EVENT_NAMES,
   EVENTS,
+  ManualClock,
   PLUGIN_EVENT_PATTERN,
 } from "../../src/engine/index.ts";
 import { eventDataComponent } from "../../src/service/schemas/events.ts";
@@ -283,6 +284,32 @@ events_hot.node({ start: true }, async function only() { return 1; });
       expect(s!.named(name).length, name).toBe(1);
     }
     expect(problemsOf(s!.events)).toEqual([]);
+  });
+});
+
+describe("schedule events fit the map", () => {
+  it("schedule.fired and schedule.skipped", async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1, 0, 0, 1));
+    const h = await startHarness({ clock, start: false });
+    try {
+      const wf = workflow("events_sched");
+      wf.node({ start: true }, async function a({}: any) {
+        return null;
+      });
+      h.register(wf);
+      const every = { workflow: "events_sched", cron: "0 * * * *", title: "T" };
+      await h.engine.commands.syncSchedules([
+        { ...every, name: "fires" },
+        { ...every, name: "skips", workflow: "missing" },
+      ]);
+      await h.engine.start();
+      clock.advance(3_600_000);
+      await h.waitEvent("schedule.fired");
+      await h.waitEvent("schedule.skipped");
+      expect(problemsOf(h.events)).toEqual([]);
+    } finally {
+      await h.close();
+    }
   });
 });
 

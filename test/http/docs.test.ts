@@ -24,6 +24,11 @@ const ENDPOINTS = [
   "GET /api/me",
   "GET /api/events",
   "GET /api/workflows",
+  "GET /api/schedules",
+  "GET /api/schedules/{name}",
+  "POST /api/schedules",
+  "PATCH /api/schedules/{name}",
+  "DELETE /api/schedules/{name}",
   "GET /api/workflows/{name}",
   "GET /api/workflows/{name}/failures",
   "POST /api/workflows/{name}/runs",
@@ -77,7 +82,7 @@ describe("/openapi.json", () => {
   it("carries the event names and error codes as closed enumerations", () => {
     const schemas = doc.components.schemas;
     expect(schemas.EventName.enum).toEqual([...EVENT_NAMES]);
-    expect(schemas.EventName.enum).toHaveLength(35);
+    expect(schemas.EventName.enum).toHaveLength(36);
     expect(schemas.EventName.description).toContain("plugin.");
     expect(schemas.ErrorCode.enum).toEqual(ERROR_CODES);
     expect(JSON.stringify(schemas.ApiError)).toContain("#/components/schemas/ErrorCode");

@@ -105,6 +105,19 @@ export function fixtureService(calls: Call[] = []): OperatorService {
     }),
     ready: async () => ({ ok: true, schema: 1 }),
     listWorkflows: async () => [workflowOut],
+    listSchedules: async () => [],
+    getSchedule: async (name) => {
+      throw notFound("schedule", name);
+    },
+    createSchedule: async () => {
+      throw notFound("Workflow", "x");
+    },
+    updateSchedule: async (name) => {
+      throw notFound("schedule", name);
+    },
+    deleteSchedule: async (name) => {
+      throw notFound("schedule", name);
+    },
     getWorkflow: async (name) => {
       if (name !== "triage") throw notFound("Workflow", name);
       return workflowOut;

@@ -13,6 +13,7 @@ import { joinsContract } from "./contract/joins-and-registrations.ts";
 import { lifecycleContract } from "./contract/lifecycle.ts";
 import { recordsContract } from "./contract/records.ts";
 import { runsContract } from "./contract/runs.ts";
+import { schedulesContract } from "./contract/schedules.ts";
 import { streamsContract } from "./contract/streams.ts";
 import { tasksContract } from "./contract/tasks.ts";
 import { timersContract } from "./contract/timers.ts";
@@ -56,5 +57,6 @@ export function storeContract(
     idempotencyContract(harness);
     bulkContract(harness);
     timersContract(harness);
+    schedulesContract(harness);
   });
 }

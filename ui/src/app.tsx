@@ -12,6 +12,7 @@ import { GlobalPanelsPage } from "./plugins/global-page.tsx";
 import { match, navigate, useRoute } from "./router.tsx";
 import { RunPage } from "./run/run-page.tsx";
 import { RunsPage } from "./runs/runs-page.tsx";
+import { SchedulesPage } from "./schedules/schedules-page.tsx";
 import { WorkflowsPage } from "./workflows/workflows-page.tsx";
 
 // Each first path segment here must be in CONSOLE_ROUTES (src/http/ui.ts) to survive a reload.
@@ -24,6 +25,7 @@ function Page({ path }: { path: string }) {
   if (wf) return <WorkflowsPage selected={wf.name} />;
   if (path === "/workflows") return <WorkflowsPage selected={null} />;
   if (path === "/panels") return <GlobalPanelsPage />;
+  if (path === "/schedules") return <SchedulesPage />;
   return (
     <div className="page">
       <div className="empty">

@@ -15,6 +15,7 @@ export type RequestOption = Schemas["RequestOption"];
 export type RequestView = Schemas["RequestView"];
 export type LogEntry = Schemas["LogEntry"];
 export type WorkflowOut = Schemas["WorkflowOut"];
+export type ScheduleOut = Schemas["ScheduleOut"];
 export type Ok = Schemas["Ok"];
 export type TaskRef = Schemas["TaskRef"];
 /** The statuses `set-status` may write (POST /api/tasks/{task_id}/status). */

@@ -91,6 +91,12 @@ export const CLIENT_COMMANDS: readonly CommandEntry[] = [
   ),
   entry("workflows", "workflows", "list registered workflows", () => import("./workflows.ts")),
   entry(
+    "schedules",
+    "schedules",
+    "list schedules with their next and last fire",
+    () => import("./schedules.ts"),
+  ),
+  entry(
     "register",
     "register TARGET [--pool P] [--persist]",
     "load and register a workflow on the server",

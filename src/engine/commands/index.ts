@@ -11,13 +11,15 @@
 // The commands live in one file per family, as functions of the core, so a family reads top to
 // bottom without the class: runs.ts, tasks.ts, requests.ts, registration.ts, plugins.ts.
 import type { EngineCore } from "../core.ts";
-import type { RequestRecord } from "../domain.ts";
+import type { RequestRecord, ScheduleRecord } from "../domain.ts";
 import type { RegisteredWorkflow } from "../registry.ts";
+import type { Scheduler } from "../scheduler.ts";
 import { type BulkAction, type BulkResult, type BulkTarget, bulkRuns } from "./bulk.ts";
 import { type PublishScope, publishPluginEvent } from "./plugins.ts";
 import { type BindEvent, bindWorkflow, syncRegistrations, unbindWorkflow } from "./registration.ts";
 import { type AnswerAuthor, type AnswerInput, answerRequest } from "./requests.ts";
 import * as runs from "./runs.ts";
+import * as schedules from "./schedules.ts";
 import * as tasks from "./tasks.ts";
 
 export type { BulkAction, BulkRefusal, BulkResult, BulkTarget } from "./bulk.ts";
@@ -31,13 +33,38 @@ export type {
   SubmitInput,
   SubmitOnceResult,
 } from "./runs.ts";
+export type { ScheduleInput, SchedulePatch } from "./schedules.ts";
 export type { OperatorStatus } from "./tasks.ts";
 
 export class Commands {
   readonly #core: EngineCore;
+  readonly #scheduler: Scheduler;
 
-  constructor(core: EngineCore) {
+  constructor(core: EngineCore, scheduler: Scheduler) {
     this.#core = core;
+    this.#scheduler = scheduler;
+  }
+
+  // Schedules.
+
+  /** Creates a schedule (source `api`). */
+  createSchedule(input: schedules.ScheduleInput): Promise<ScheduleRecord> {
+    return schedules.createSchedule(this.#core, this.#scheduler, input);
+  }
+
+  /** Changes a schedule (a configured one: `enabled` only). */
+  updateSchedule(name: string, patch: schedules.SchedulePatch): Promise<ScheduleRecord> {
+    return schedules.updateSchedule(this.#core, this.#scheduler, name, patch);
+  }
+
+  /** Deletes an API schedule and its fires. */
+  deleteSchedule(name: string): Promise<void> {
+    return schedules.deleteSchedule(this.#core, this.#scheduler, name);
+  }
+
+  /** Brings the configuration's schedules into the store (at start, before `engine.start`). */
+  syncSchedules(configured: readonly schedules.ScheduleInput[]): Promise<void> {
+    return schedules.syncSchedules(this.#core, configured);
   }
 
   // Runs.

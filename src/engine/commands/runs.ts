@@ -82,6 +82,45 @@ const EXPIRE_BATCH = 16;
 /** The key was stored by another submit after this one looked it up: its unit rolls back. */
 class KeyTaken extends Error {}
 
+/** The due moment was fired already (by another server, or before a crash): nothing is written. */
+class FireTaken extends Error {}
+
+/** A schedule's due moment, fired by the unit of work that submits its run. */
+export interface ScheduleFireInput {
+  schedule: string;
+  scheduledAt: number;
+}
+
+/**
+ * Submits the run of one schedule fire: the fire record (unique on schedule and due moment) and
+ * the run commit together, so a crash loses neither and a second fire of the moment (another
+ * server, a re-fire after a crash) stores nothing. Answers the run id, or null when the moment
+ * was fired already.
+ */
+export async function submitScheduledRun(
+  core: EngineCore,
+  workflow: string,
+  input: SubmitInput,
+  fire: ScheduleFireInput,
+): Promise<string | null> {
+  const reg = core.registry.workflows.get(workflow);
+  if (!reg) throw notRegistered(workflow);
+  const slot = core.slots.reserve(reg.pool);
+  let quiet = true;
+  try {
+    const payload = { title: input.title, description: "", input: input.input ?? null };
+    const done = await insertSubmitted(core, reg, payload, slot, undefined, fire);
+    quiet = done.tookOwn;
+    return done.runId;
+  } catch (err) {
+    if (err instanceof FireTaken) return null;
+    throw err;
+  } finally {
+    slot?.settle();
+    if (!quiet) core.wake(reg.pool);
+  }
+}
+
 /**
  * `submitRun` under an `Idempotency-Key`. Within the window, a key stored by an earlier submit
  * answers that submit's run when the workflow and body hash match, and is refused (`conflict`)
@@ -139,6 +178,7 @@ async function insertSubmitted(
   payload: { title: string; description: string; input: Json },
   slot: SlotReservation | null,
   idem?: IdempotencyInput,
+  fire?: ScheduleFireInput,
 ): Promise<{ runId: string; tookOwn: boolean; replayed: boolean }> {
   const workflow = reg.name;
   return core.uow.run(async (work) => {
@@ -150,7 +190,18 @@ async function insertSubmitted(
         return { runId: found.run_id, tookOwn: false, replayed: true };
       }
     }
-    const { run, start } = await insertRunAt(work, core, reg, payload);
+    const id = newRunId(work.now);
+    if (fire) {
+      const record = { schedule: fire.schedule, scheduled_at: fire.scheduledAt };
+      if (!(await work.tx.insertScheduleFire({ ...record, run_id: id, fired_at: work.now }))) {
+        throw new FireTaken();
+      }
+    }
+    const { run, start } = await insertRunAt(work, core, reg, payload, id, (created) => {
+      if (!fire) return;
+      const data = { schedule: fire.schedule, scheduled_at: fire.scheduledAt, workflow };
+      work.emit("schedule.fired", created.id, null, data);
+    });
     if (idem) {
       const key = { key: idem.key, workflow, body_hash: idem.bodyHash, run_id: run.id };
       if (!(await work.tx.putIdempotencyKey({ ...key, created: work.now }, expiredBefore))) {
@@ -169,11 +220,14 @@ async function insertRunAt(
   core: EngineCore,
   reg: RegisteredWorkflow,
   payload: { title: string; description: string; input: Json },
+  id: string = newRunId(work.now),
+  /** Called right after `run.created` is emitted, before the start task's events. */
+  created?: (run: RunRecord) => void,
 ): Promise<{ run: RunRecord; start: TaskRecord }> {
   const { title, description, input } = payload;
   const workflow = reg.name;
   const run = await work.tx.insertRun({
-    id: newRunId(work.now),
+    id,
     workflow,
     title,
     description,
@@ -184,6 +238,7 @@ async function insertRunAt(
     input,
   });
   work.emit("run.created", run.id, null, { position: run.position, title: run.title, workflow });
+  created?.(run);
   const start = await enqueueTask(work, core.registry, {
     run,
     node: reg.graph.start,

@@ -11,6 +11,7 @@ export * from "./queries.ts";
 export * from "./refs.ts";
 export * from "./requests.ts";
 export * from "./runs.ts";
+export * from "./schedules.ts";
 export * from "./server.ts";
 export * from "./tasks.ts";
 export * from "./workflows.ts";

@@ -16,6 +16,8 @@ import type {
   RunFilter,
   RunRecord,
   RunSelection,
+  ScheduleFireRecord,
+  ScheduleRecord,
   StoreReader,
   StreamChunkRecord,
   SubmissionRecord,
@@ -30,6 +32,7 @@ import * as events from "./events.ts";
 import * as idempotency from "./idempotency.ts";
 import * as records from "./records.ts";
 import * as runs from "./runs.ts";
+import * as schedules from "./schedules.ts";
 import type { Db } from "./sql.ts";
 import * as tasks from "./tasks.ts";
 
@@ -99,6 +102,15 @@ export class PgReader implements StoreReader {
   }
   getIdempotencyKey(key: string): Promise<IdempotencyRecord | null> {
     return idempotency.getIdempotencyKey(this.db, key);
+  }
+  listSchedules(): Promise<ScheduleRecord[]> {
+    return schedules.listSchedules(this.db);
+  }
+  getSchedule(name: string): Promise<ScheduleRecord | null> {
+    return schedules.getSchedule(this.db, name);
+  }
+  lastScheduleFire(name: string): Promise<ScheduleFireRecord | null> {
+    return schedules.lastScheduleFire(this.db, name);
   }
   countRuns(status: OpenRunStatus): Promise<number> {
     return counts.countRuns(this.db, status);

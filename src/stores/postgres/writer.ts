@@ -11,6 +11,8 @@ import type {
   RegistrationRecord,
   RequestRecord,
   RunRecord,
+  ScheduleFireRecord,
+  ScheduleRecord,
   StoreWriter,
   StreamChunkRecord,
   SubmissionRecord,
@@ -25,6 +27,7 @@ import * as idempotency from "./idempotency.ts";
 import { PgReader } from "./reader.ts";
 import * as records from "./records.ts";
 import * as runs from "./runs.ts";
+import * as schedules from "./schedules.ts";
 import * as tasks from "./tasks.ts";
 
 export class PgWriter extends PgReader implements StoreWriter {
@@ -115,5 +118,14 @@ export class PgWriter extends PgReader implements StoreWriter {
   }
   expireIdempotencyKeys(before: number, limit: number): Promise<number> {
     return idempotency.expireIdempotencyKeys(this.db, before, limit);
+  }
+  putSchedule(schedule: ScheduleRecord): Promise<void> {
+    return schedules.putSchedule(this.db, schedule);
+  }
+  deleteSchedule(name: string): Promise<void> {
+    return schedules.deleteSchedule(this.db, name);
+  }
+  insertScheduleFire(fire: ScheduleFireRecord): Promise<boolean> {
+    return schedules.insertScheduleFire(this.db, fire);
   }
 }

@@ -18,6 +18,8 @@ import type {
   RunFilter,
   RunRecord,
   RunSelection,
+  ScheduleFireRecord,
+  ScheduleRecord,
   StoreReader,
   StreamChunkRecord,
   SubmissionRecord,
@@ -32,6 +34,7 @@ import { logReads } from "./log.ts";
 import { miscReads } from "./misc.ts";
 import { requestReads } from "./requests.ts";
 import { runReads } from "./runs.ts";
+import { scheduleReads } from "./schedules.ts";
 import { taskReads } from "./tasks.ts";
 
 export function prepareReads(db: Database.Database) {
@@ -44,6 +47,7 @@ export function prepareReads(db: Database.Database) {
     chunks: chunkReads(db),
     misc: miscReads(db),
     idempotency: idempotencyReads(db),
+    schedules: scheduleReads(db),
     counts: countReads(db),
   };
 }
@@ -121,6 +125,15 @@ export class SqliteReader implements StoreReader {
   }
   async getIdempotencyKey(key: string): Promise<IdempotencyRecord | null> {
     return this.reads.idempotency.get(key);
+  }
+  async listSchedules(): Promise<ScheduleRecord[]> {
+    return this.reads.schedules.list();
+  }
+  async getSchedule(name: string): Promise<ScheduleRecord | null> {
+    return this.reads.schedules.get(name);
+  }
+  async lastScheduleFire(name: string): Promise<ScheduleFireRecord | null> {
+    return this.reads.schedules.lastFire(name);
   }
   async countRuns(status: OpenRunStatus): Promise<number> {
     return this.reads.counts.runs(status);

@@ -12,6 +12,8 @@ import type {
   RegistrationRecord,
   RequestRecord,
   RunRecord,
+  ScheduleFireRecord,
+  ScheduleRecord,
   StoreWriter,
   StreamChunkRecord,
   SubmissionRecord,
@@ -27,6 +29,7 @@ import { miscWrites } from "./misc.ts";
 import { type ReadQueries, SqliteReader } from "./reader.ts";
 import { requestWrites } from "./requests.ts";
 import { runWrites } from "./runs.ts";
+import { scheduleWrites } from "./schedules.ts";
 import { taskWrites } from "./tasks.ts";
 
 export function prepareWrites(db: Database.Database) {
@@ -40,6 +43,7 @@ export function prepareWrites(db: Database.Database) {
     chunks: chunkWrites(db),
     misc: miscWrites(db),
     idempotency: idempotencyWrites(db),
+    schedules: scheduleWrites(db),
   };
 }
 
@@ -168,5 +172,14 @@ export class SqliteWriter extends SqliteReader implements StoreWriter {
   }
   async expireIdempotencyKeys(before: number, limit: number): Promise<number> {
     return this.#w.idempotency.expire(before, limit);
+  }
+  async putSchedule(schedule: ScheduleRecord): Promise<void> {
+    this.#w.schedules.put(schedule);
+  }
+  async deleteSchedule(name: string): Promise<void> {
+    this.#w.schedules.remove(name);
+  }
+  async insertScheduleFire(fire: ScheduleFireRecord): Promise<boolean> {
+    return this.#w.schedules.fire(fire);
   }
 }

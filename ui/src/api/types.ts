@@ -28,6 +28,7 @@ export type ActionOut = Schemas["ActionOut"];
 export type Slot = Schemas["Slot"];
 export type PanelOut = Schemas["PanelOut"];
 export type WorkflowOut = Schemas["WorkflowOut"];
+export type ScheduleOut = Schemas["ScheduleOut"];
 export type PluginManifestEntry = Schemas["PluginManifestEntry"];
 export type GraphNode = Schemas["GraphNode"];
 export type GraphEdge = Schemas["GraphEdge"];

@@ -2,6 +2,7 @@
 const PATHS: Record<string, string> = {
   runs: "M4 6h16M4 12h16M4 18h10",
   inbox: "M4 13l2-7h12l2 7M4 13v5h16v-5M4 13h5l1 2h4l1-2h5",
+  clock: "M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18M12 7v5l3 3",
   workflows: "M6 5a2 2 0 1 0 0 .01M18 12a2 2 0 1 0 0 .01M6 19a2 2 0 1 0 0 .01M8 5h4l4 7M8 19h4l4-7",
   plugins: "M9 3v4M15 3v4M7 7h10v5a5 5 0 0 1-10 0zM12 17v4",
   pause: "M9 5v14M15 5v14",

@@ -82,6 +82,7 @@ export function Sidebar({
             alert
           />
           <NavItem to="/workflows" icon="workflows" label="Workflows" path={path} />
+          <NavItem to="/schedules" icon="clock" label="Schedules" path={path} />
           {hasGlobal && <NavItem to="/panels" icon="plugins" label="Panels" path={path} />}
         </div>
         <div className="sidebar-foot">
