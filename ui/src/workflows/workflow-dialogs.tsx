@@ -23,7 +23,7 @@ export function WorkflowDialog(props: {
   const [target, setTarget] = useState("");
   const [pool, setPool] = useState("");
   const [persist, setPersist] = useState(false);
-  const { busy, error, run } = useAction();
+  const { busy, error, run } = useAction({ showsErrors: true });
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const body = { target: target.trim() || (reload ? null : ""), pool: pool || null, persist };
@@ -100,7 +100,7 @@ export function RemoveDialog(props: {
   onDone: () => void;
 }) {
   const [persist, setPersist] = useState(false);
-  const { busy, error, run } = useAction();
+  const { busy, error, run } = useAction({ showsErrors: true });
   const remove = async () => {
     const out = await run(
       () =>
