@@ -91,4 +91,19 @@ describe("a first look at the console", () => {
     expect(box).toMatchObject({ overflow: "ellipsis", clipped: true });
     expect(box.width).toBeLessThanOrEqual(260);
   });
+
+  it("words a dead-lettered task's branch output and the register dialog's pool plainly", async () => {
+    const run = (await s.call("GET", `/api/runs/${failed}`)).body;
+    const task = run.tasks[0].id;
+    const page = await openConsole(browser, s, `/runs/${failed}?task=${task}`);
+    const row = page.locator(".kv-row:has(dt:text-is('Branch output')) dd");
+    expect(await row.textContent()).toBe("none: it failed for good");
+    expect(await page.locator(".kv-row dt:text-is('Terminal')").count()).toBe(0);
+
+    await page.goto(`${s.url}/workflows`);
+    await page.click("button:has-text('Register workflow')");
+    const options = await page.locator("dialog select[name=pool] option").allTextContents();
+    expect(options[0]).toBe("the workflow's own pool (else default)");
+    expect(options).not.toContain("default pool");
+  });
 });

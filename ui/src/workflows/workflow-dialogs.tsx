@@ -65,7 +65,9 @@ export function WorkflowDialog(props: {
           <span>Pool</span>
           <select name="pool" value={pool} onChange={(e) => setPool(e.target.value)}>
             <option value="">
-              {reload ? `current (${props.existing!.pool})` : "default pool"}
+              {reload
+                ? `current (${props.existing!.pool})`
+                : "the workflow's own pool (else default)"}
             </option>
             {pools.map((p) => (
               <option key={p}>{p}</option>
