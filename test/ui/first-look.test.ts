@@ -106,4 +106,23 @@ describe("a first look at the console", () => {
     expect(options[0]).toBe("the workflow's own pool (else default)");
     expect(options).not.toContain("default pool");
   });
+
+  it("asks before retrying a done task, saying what will happen", async () => {
+    const id = await submitRun(s, "chain", "done");
+    const run = await eventually(async () => {
+      const body = (await s.call("GET", `/api/runs/${id}`)).body;
+      return body.status === "completed" ? body : undefined;
+    }, "the run to finish");
+    const task = run.tasks[0];
+    const page = await openConsole(browser, s, `/runs/${id}?task=${task.id}`);
+    await page.click(".drawer button:has-text('Retry')");
+    const dialog = page.locator("dialog[open]");
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("happens again");
+    await dialog.locator("button:has-text('Cancel')").click();
+    await page.waitForSelector("dialog", { state: "detached" });
+    const after = (await s.call("GET", `/api/runs/${id}`)).body;
+    expect(after.tasks.length).toBe(run.tasks.length);
+    expect(after.status).toBe("completed");
+  });
 });
