@@ -72,7 +72,7 @@ function consolePage(dist: string) {
 }
 
 /** First path segments the server answers itself: never the console's, whatever the Accept. */
-const SERVER_SURFACES = new Set(["api", "docs", "mcp", "plugins", "assets"]);
+const SERVER_SURFACES = new Set(["api", "docs", "redoc", "mcp", "plugins", "assets"]);
 
 /** A browser opening an unknown path as a page (not a file, not a server surface). */
 function browserPage(request: FastifyRequest): boolean {
