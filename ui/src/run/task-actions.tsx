@@ -59,27 +59,31 @@ function ChoiceDialog(props: {
   );
 }
 
+/**
+ * Whether the operator agrees to run an already finished node again: that repeats its side
+ * effects and re-opens a finished run, so one click must not do it unasked.
+ */
+export async function confirmRepeat(node: string, what: string): Promise<boolean> {
+  return confirmAction({
+    title: `${what} a done task?`,
+    body: (
+      <p>
+        Node <code>{node}</code> already finished. It runs again: whatever it does outside
+        Yardmaster (messages sent, files written, calls made) happens again, and a finished run is
+        opened again until the new attempt ends.
+      </p>
+    ),
+    confirm: what,
+    danger: false,
+  });
+}
+
 export function TaskActions({ task, graph }: { task: TaskView; graph: GraphOut | null }) {
   const [dialog, setDialog] = useState<"move" | "status" | null>(null);
   const { busy, run } = useAction();
   const going = GOING.has(task.status);
   const targets = (graph?.nodes ?? []).filter((n) => !n.join).map((n) => n.name);
-  // A done task's node already ran: running it again repeats its side effects and re-opens a
-  // finished run, so the operator says yes to that first.
-  const doneCheck = async (what: string) =>
-    task.status !== "done" ||
-    (await confirmAction({
-      title: `${what} a done task?`,
-      body: (
-        <p>
-          Node <code>{task.node}</code> already finished. It runs again: whatever it does outside
-          Yardmaster (messages sent, files written, calls made) happens again, and a finished run is
-          opened again until the new attempt ends.
-        </p>
-      ),
-      confirm: what,
-      danger: false,
-    }));
+  const doneCheck = (what: string) => task.status !== "done" || confirmRepeat(task.node, what);
   const retry = async () =>
     (await doneCheck("Retry")) &&
     run(async () => {
