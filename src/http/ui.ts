@@ -1,6 +1,8 @@
 // Serves the operator console (ui/dist, built by `npm run build:ui`) at `/`. The console's own
-// routes (/runs/01H…) answer index.html, so they survive a reload; any other path stays a
-// JSON 404 like the rest of the server. The files are static and need no credential: the console
+// routes (/runs/01H…) answer index.html, so they survive a reload. Any other path a browser
+// opens as a page (Accept: text/html, no file extension, outside the server's own surfaces)
+// answers index.html too, so the console shows its not-found page; every other request (a
+// client, curl, fetch) stays a JSON 404 like the rest of the server. The files are static and need no credential: the console
 // asks for the token itself and sends it to the API. Its security headers, like every HTML
 // page's, come from html-headers.ts.
 import { stat } from "node:fs/promises";
@@ -69,11 +71,28 @@ function consolePage(dist: string) {
   };
 }
 
+/** First path segments the server answers itself: never the console's, whatever the Accept. */
+const SERVER_SURFACES = new Set(["api", "docs", "redoc", "mcp", "plugins", "assets"]);
+
+/** A browser opening an unknown path as a page (not a file, not a server surface). */
+function browserPage(request: FastifyRequest): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  if (!request.headers.accept?.includes("text/html")) return false;
+  const path = request.url.split("?")[0]!;
+  if (extname(path)) return false;
+  return !SERVER_SURFACES.has(path.split("/")[1] ?? "");
+}
+
 export async function registerUi(app: FastifyInstance, dist: string = UI_DIST): Promise<void> {
   // In a scope of its own: compression applies to the console's files, never to the API (whose
   // event stream must reach the client frame by frame).
   await app.register(async (scope) => {
     await scope.register(fastifyCompress, { encodings: ["br", "gzip"] });
+    // The static wildcard route takes every path no other route has; before it looks on disk,
+    // a browser's page request is handed the console.
+    scope.addHook("onRequest", async (request, reply) => {
+      if (request.routeOptions.url === "/*" && browserPage(request)) await sendIndex(dist, reply);
+    });
     await scope.register(fastifyStatic, {
       root: dist,
       // Every path is looked up on disk when asked, so a console rebuilt under a running server

@@ -3,10 +3,12 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { serveOnce, serve as start } from "../support/serve.ts";
+import { type Served, serveOnce, serve as start } from "../support/serve.ts";
+import { eventually } from "../support/wait.ts";
 
 let dir: string;
 let child: ChildProcess | null = null;
+let served: Served | null = null;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "ym-serve-"));
@@ -19,7 +21,7 @@ afterEach(async () => {
 
 /** Starts `yardmaster serve` in `dir` and resolves with its ready line. */
 async function serve(args: string[]): Promise<string> {
-  const served = await start({ dir, args });
+  served = await start({ dir, args });
   child = served.child;
   return served.readyLine;
 }
@@ -38,6 +40,15 @@ describe("yardmaster serve", () => {
     expect(match).not.toBeNull();
     const health = await fetch(`${match![1]}/api/health`);
     expect(health.status).toBe(200);
+    // After the ready line: console and docs, the store, the workflows, the token.
+    const url = match![1];
+    await eventually(async () => served!.output().includes("  token "), "the banner");
+    const out = served!.output();
+    expect(out).toContain(`  console    ${url}/\n`);
+    expect(out).toContain(`  docs       ${url}/docs\n`);
+    expect(out).toMatch(/ {2}store {6}sqlite:\/.*state\.db\n/);
+    expect(out).toContain("  workflows  none\n");
+    expect(out).toContain("  token      not required (loopback bind)\n");
     child!.kill("SIGTERM");
     expect(await exitCode(child!)).toBe(0);
   });
@@ -80,6 +91,7 @@ describe("yardmaster serve with an attempt in flight", () => {
     );
     const line = await serve(["--port", "0", "--store", "sqlite:state.db"]);
     const url = line.replace("Yardmaster listening on ", "");
+    await eventually(async () => served!.output().includes("  workflows  slow\n"), "the workflows");
     const created = await fetch(`${url}/api/workflows/slow/runs`, {
       method: "POST",
       headers: { "content-type": "application/json" },

@@ -27,6 +27,10 @@ describe("the console with auth on", () => {
   it("asks for the token, refuses a wrong one, then works live", async () => {
     const page = await openConsole(browser, s, "/runs");
     await page.waitForSelector(".token-card input[name=token]");
+    // Where the current token is, not how to rotate it (a rotation logs out every other tab).
+    const words = await page.textContent(".token-card");
+    expect(words).toContain(".yardmaster/operator-token");
+    expect(words).not.toContain("token rotate");
     await shot(page, "token");
     await page.fill(".token-card input[name=token]", "not-the-token");
     await page.click(".token-card button[type=submit]");

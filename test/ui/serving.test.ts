@@ -107,6 +107,24 @@ describe("serving the console", () => {
     }
   });
 
+  it("hands a browser's page request for an unknown path the console, never an API path", async () => {
+    const html = { accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
+    for (const path of ["/nope", "/runs-old/x", "/settings?tab=1"]) {
+      const res = await fetch(builtUrl + path, { headers: html });
+      expect(res.status, path).toBe(200);
+      expect(await res.text()).toContain("<title>console</title>");
+    }
+    for (const path of ["/api/nope", "/docs/x", "/mcp/agent", "/assets/gone.js", "/gone.png"]) {
+      const res = await fetch(builtUrl + path, { headers: html });
+      expect(res.status, path).toBe(404);
+      expect(await res.json()).toMatchObject({ code: "not_found" });
+    }
+    // Without Accept: text/html (a client, curl), an unknown path keeps its JSON 404.
+    const plain = await fetch(`${builtUrl}/nope`);
+    expect(plain.status).toBe(404);
+    expect(await plain.json()).toMatchObject({ code: "not_found" });
+  });
+
   it("never serves a file outside ui/dist", async () => {
     for (const path of ["/..%2Fsecret.txt", "/%2e%2e/secret.txt", "/assets/..%2F..%2Fsecret.txt"]) {
       const res = await fetch(builtUrl + path);

@@ -8,6 +8,7 @@ import { ToastHost } from "./components/toast.tsx";
 import { InboxPage } from "./inbox/inbox-page.tsx";
 import { Header } from "./layout/header.tsx";
 import { Sidebar } from "./layout/sidebar.tsx";
+import { useTabTitle } from "./layout/title.ts";
 import { GlobalPanelsPage } from "./plugins/global-page.tsx";
 import { match, navigate, useRoute } from "./router.tsx";
 import { RunPage } from "./run/run-page.tsx";
@@ -40,6 +41,7 @@ function Page({ path }: { path: string }) {
 
 export function App() {
   const { path } = useRoute();
+  useTabTitle(path);
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {

@@ -1,9 +1,11 @@
 // `yardmaster serve`: load the configuration (flags, environment, file), start the server with
-// its logger, print one ready line, and stop cleanly on SIGINT or SIGTERM (see signal-stop.ts).
+// its logger, print the ready line and what the operator needs next (banner), and stop cleanly on SIGINT or SIGTERM (see signal-stop.ts).
 // `--print-config` prints the resolved settings instead, secrets masked, and exits.
 import { configText, SECRET_VARIABLES } from "../../config/index.ts";
 import { loadConfig } from "../../config/load-config.ts";
-import type { ServerConfig } from "../../config/server-config.ts";
+import type { ServerConfig, ServerSettings } from "../../config/server-config.ts";
+import { redactStoreUrl } from "../../config/store-url.ts";
+import { isLoopbackHost } from "../../http/auth.ts";
 import { createLogger, type Logger, resolveFormat } from "../../observability/logger.ts";
 import type { CliIo } from "../cli-io.ts";
 import { type ClientIo, envOf } from "../client/client-io.ts";
@@ -12,6 +14,29 @@ import { SignalStop, type Stoppable } from "../signal-stop.ts";
 
 interface RunningServer extends Stoppable {
   url: string;
+  engine: { registry: { workflows: Map<string, unknown> } };
+}
+
+/**
+ * After the ready line (always the first, which scripts and tests read): the console and docs,
+ * the store (a postgres password masked), the workflows loaded, and whether a token is asked for
+ * and where the current one is kept.
+ */
+export function bannerLines(config: ServerSettings, url: string, workflows: string[]): string[] {
+  const base = url.replace(/\/$/, "");
+  const token =
+    !config.requireToken && isLoopbackHost(config.host)
+      ? "not required (loopback bind)"
+      : config.token !== null
+        ? "required: the one in YARDMASTER_TOKEN"
+        : `required: the current one is in ${config.tokenFile}`;
+  return [
+    `  console    ${base}/`,
+    `  docs       ${base}/docs`,
+    `  store      ${redactStoreUrl(config.store)}`,
+    `  workflows  ${workflows.length ? workflows.join(", ") : "none"}`,
+    `  token      ${token}`,
+  ];
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {
@@ -62,6 +87,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (signals.received === null) {
     logger.info({ url: server.url }, `Yardmaster listening on ${server.url}`);
     io.out(`Yardmaster listening on ${server.url}`);
+    const names = [...server.engine.registry.workflows.keys()].sort();
+    for (const line of bannerLines(config.server, server.url, names)) io.out(line);
   }
   return signals.stopOnSignal(server);
 }

@@ -39,8 +39,13 @@ function TokenPrompt() {
         </div>
         <h1>Operator token required</h1>
         <p className="muted">
-          This server asks for its operator token. It is kept for this browser tab only. Print a new
-          one with <code>yardmaster token rotate</code>.
+          This server asks for its operator token. It is kept for this browser tab only.
+        </p>
+        <p className="muted token-where">
+          The server keeps the current token in its <code>token_file</code> (by default{" "}
+          <code>.yardmaster/operator-token</code> beside its configuration), or takes it from its
+          own <code>YARDMASTER_TOKEN</code>. Copy it from there: rotating it would log out every
+          other tab and client.
         </p>
         <label className="field">
           <span>Token</span>

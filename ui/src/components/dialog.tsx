@@ -120,7 +120,8 @@ export function ConfirmHost() {
       <div className="confirm-body">{ask.body}</div>
       <div className="modal-actions">
         <button type="button" className="btn" onClick={() => answer(false)}>
-          Keep it
+          {/* "Keep it" answers a destructive question (cancel, delete); otherwise: do nothing. */}
+          {ask.danger ? "Keep it" : "Cancel"}
         </button>
         <button
           type="button"

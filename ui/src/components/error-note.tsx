@@ -14,7 +14,11 @@ export function ErrorNote({ error, compact }: { error: unknown; compact?: boolea
     return <div className="error-note">{errorText(error)}</div>;
   }
   const body = error.body;
-  const detail = typeof body.detail === "string" ? body.detail : null;
+  // A detail the sentence already says is not repeated below it.
+  const detail =
+    typeof body.detail === "string" && !error.message.includes(body.detail.trim())
+      ? body.detail
+      : null;
   const pools = Array.isArray(body.pools) ? (body.pools as string[]) : null;
   return (
     <div className="error-note" role="alert" data-code={error.code}>

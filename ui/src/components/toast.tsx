@@ -19,9 +19,11 @@ const publish = (next: Toast[]) => {
   for (const l of listeners) l();
 };
 
+/** Shows `text`; the same words already shown are replaced (their time starts again), not piled. */
 export function toast(text: string, tone: Toast["tone"] = "ok"): void {
   const id = nextId++;
-  publish([...toasts.slice(-3), { id, text, tone }]);
+  const others = toasts.filter((t) => t.text !== text || t.tone !== tone);
+  publish([...others.slice(-3), { id, text, tone }]);
   setTimeout(() => publish(toasts.filter((t) => t.id !== id)), tone === "error" ? 8000 : 3500);
 }
 

@@ -9,7 +9,12 @@ import { toast } from "./toast.tsx";
 
 const STATE_REFUSALS = new Set([404, 409]);
 
-export function useAction() {
+/**
+ * `showsErrors`: the view shows the refusal itself (a dialog's error note), so no toast repeats
+ * it; a success is still toasted.
+ */
+export function useAction(options: { showsErrors?: boolean } = {}) {
+  const { showsErrors = false } = options;
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const run = useCallback(
@@ -22,7 +27,7 @@ export function useAction() {
         return value;
       } catch (err) {
         setError(err);
-        toast(errorText(err), "error");
+        if (!showsErrors) toast(errorText(err), "error");
         // A 404 or 409 says the page is behind the server (another operator acted, a stream
         // event is still on its way): refetch what is shown so the stale control goes away.
         if (err instanceof ApiError && STATE_REFUSALS.has(err.status)) invalidateAll();
@@ -31,7 +36,7 @@ export function useAction() {
         setBusy(false);
       }
     },
-    [],
+    [showsErrors],
   );
   return { busy, error, run, clear: () => setError(null) };
 }

@@ -15,7 +15,8 @@ interface Entry {
   fetcher: () => Promise<unknown>;
   subs: Set<() => void>;
   inflight: boolean;
-  again: boolean;
+  /** Refetch once the one in flight ends: always, or unless it found nothing (a broad sweep). */
+  again: false | "always" | "unless-missing";
   stale: boolean;
 }
 
@@ -37,10 +38,14 @@ function publish(entry: Entry, patch: Partial<QueryState<unknown>>): void {
   for (const notify of entry.subs) notify();
 }
 
-async function run(entry: Entry): Promise<void> {
+/** Whether the entry's thing was never found (a 404 before any data): it does not appear by itself. */
+const neverFound = (entry: Entry) =>
+  entry.state.data === undefined && (entry.state.error as { status?: number })?.status === 404;
+
+async function run(entry: Entry, sweep = false): Promise<void> {
   // A refetch asked for while one is in flight runs after it, so the last answer is fresh.
   if (entry.inflight) {
-    entry.again = true;
+    if (entry.again !== "always") entry.again = sweep ? "unless-missing" : "always";
     return;
   }
   entry.inflight = true;
@@ -53,19 +58,22 @@ async function run(entry: Entry): Promise<void> {
     publish(entry, { error: err as Error, loading: false });
   } finally {
     entry.inflight = false;
-    if (entry.again) {
-      entry.again = false;
-      void run(entry);
-    }
+    const again = entry.again;
+    entry.again = false;
+    if (again === "always" || (again === "unless-missing" && !neverFound(entry))) void run(entry);
   }
 }
 
-/** Refetches watched entries whose key starts with one of `prefixes`; marks the rest stale. */
-export function invalidate(prefixes: Iterable<string>): void {
+/**
+ * Refetches watched entries whose key starts with one of `prefixes`; marks the rest stale. A
+ * broad sweep (`everything`: the stream's first open, a resync) leaves a never-found entry stale
+ * instead: asking again would only be a second 404 in the browser's console.
+ */
+export function invalidate(prefixes: Iterable<string>, everything = false): void {
   const list = [...prefixes];
   for (const [key, entry] of entries) {
     if (!list.some((p) => key.startsWith(p))) continue;
-    if (entry.subs.size > 0) void run(entry);
+    if (entry.subs.size > 0 && !(everything && neverFound(entry))) void run(entry, everything);
     else entry.stale = true;
   }
 }
@@ -77,7 +85,7 @@ export function markStale(key: string): void {
 }
 
 export function invalidateAll(): void {
-  invalidate([""]);
+  invalidate([""], true);
 }
 
 /** Replaces an entry's data locally (an optimistic reorder); the next fetch corrects it. */

@@ -9,6 +9,7 @@ import { invalidate } from "../live/query-cache.ts";
 import { PanelList, usePanels } from "../plugins/panels.tsx";
 import { setSearchParam } from "../router.tsx";
 import { Drawer } from "./drawer.tsx";
+import { confirmRepeat } from "./task-actions.tsx";
 import { openTask } from "./tasks-table.tsx";
 
 export function NodeDrawer({
@@ -28,7 +29,9 @@ export function NodeDrawer({
   const { busy, run: act } = useAction();
   const tasks = (run.tasks ?? []).filter((t) => t.node === node);
   const status = new Map(tasks.map((t) => [t.id, t.status]));
-  const rerun = () =>
+  // The node's latest attempt done: running it again repeats what it did, so ask first.
+  const rerun = async () =>
+    (tasks.at(-1)?.status !== "done" || (await confirmRepeat(node, "Rerun node"))) &&
     act(async () => {
       await post(`/api/runs/${enc(run.id)}/rerun`, { node });
       invalidate([`run/${run.id}`, `graph/${run.id}`]);

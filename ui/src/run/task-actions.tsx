@@ -3,7 +3,7 @@
 import { type FormEvent, useState } from "react";
 import { enc, post } from "../api/client.ts";
 import type { GraphOut, TaskView } from "../api/types.ts";
-import { Modal } from "../components/dialog.tsx";
+import { confirmAction, Modal } from "../components/dialog.tsx";
 import { ErrorNote } from "../components/error-note.tsx";
 import { Icon } from "../components/icons.tsx";
 import { toast } from "../components/toast.tsx";
@@ -59,18 +59,40 @@ function ChoiceDialog(props: {
   );
 }
 
+/**
+ * Whether the operator agrees to run an already finished node again: that repeats its side
+ * effects and re-opens a finished run, so one click must not do it unasked.
+ */
+export async function confirmRepeat(node: string, what: string): Promise<boolean> {
+  return confirmAction({
+    title: `${what} a done task?`,
+    body: (
+      <p>
+        Node <code>{node}</code> already finished. It runs again: whatever it does outside
+        Yardmaster (messages sent, files written, calls made) happens again, and a finished run is
+        opened again until the new attempt ends.
+      </p>
+    ),
+    confirm: what,
+    danger: false,
+  });
+}
+
 export function TaskActions({ task, graph }: { task: TaskView; graph: GraphOut | null }) {
   const [dialog, setDialog] = useState<"move" | "status" | null>(null);
   const { busy, run } = useAction();
   const going = GOING.has(task.status);
   const targets = (graph?.nodes ?? []).filter((n) => !n.join).map((n) => n.name);
-  const retry = () =>
+  const doneCheck = (what: string) => task.status !== "done" || confirmRepeat(task.node, what);
+  const retry = async () =>
+    (await doneCheck("Retry")) &&
     run(async () => {
       const ref = await post<{ task_id: number }>(`/api/tasks/${task.id}/retry`);
       refresh(task);
       return ref;
     }, "Retry enqueued");
-  const rerun = () =>
+  const rerun = async () =>
+    (await doneCheck("Rerun node")) &&
     run(async () => {
       const ref = await post<{ task_id: number }>(`/api/runs/${enc(task.run_id)}/rerun`, {
         node: task.node,

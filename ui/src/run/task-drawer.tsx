@@ -23,6 +23,14 @@ import { TaskActions } from "./task-actions.tsx";
 import { branchText } from "./tasks-table.tsx";
 import { Transcript } from "./transcript.tsx";
 
+/** Whether the task's result ends its branch, in words that fit its state. */
+function branchOutput(task: TaskDetail): string {
+  if (task.terminal) return "yes: its result is a branch output";
+  if (task.status === "dead_letter") return "none: it failed for good";
+  if (task.status === "done") return "no: its result went on to the next nodes";
+  return "not yet known";
+}
+
 function Facts({ task }: { task: TaskDetail }) {
   const rows: [string, string][] = [
     ["Node", task.node],
@@ -33,7 +41,7 @@ function Facts({ task }: { task: TaskDetail }) {
     ["Started", formatTime(task.started)],
     ["Finished", formatTime(task.finished)],
     ["Took", duration(task.started, task.finished)],
-    ["Terminal", task.terminal ? "yes: its result is a branch output" : "no"],
+    ["Branch output", branchOutput(task)],
   ];
   return (
     <dl className="kv">

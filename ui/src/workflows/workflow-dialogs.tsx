@@ -23,7 +23,7 @@ export function WorkflowDialog(props: {
   const [target, setTarget] = useState("");
   const [pool, setPool] = useState("");
   const [persist, setPersist] = useState(false);
-  const { busy, error, run } = useAction();
+  const { busy, error, run } = useAction({ showsErrors: true });
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const body = { target: target.trim() || (reload ? null : ""), pool: pool || null, persist };
@@ -65,7 +65,9 @@ export function WorkflowDialog(props: {
           <span>Pool</span>
           <select name="pool" value={pool} onChange={(e) => setPool(e.target.value)}>
             <option value="">
-              {reload ? `current (${props.existing!.pool})` : "default pool"}
+              {reload
+                ? `current (${props.existing!.pool})`
+                : "the workflow's own pool (else default)"}
             </option>
             {pools.map((p) => (
               <option key={p}>{p}</option>
@@ -100,7 +102,7 @@ export function RemoveDialog(props: {
   onDone: () => void;
 }) {
   const [persist, setPersist] = useState(false);
-  const { busy, error, run } = useAction();
+  const { busy, error, run } = useAction({ showsErrors: true });
   const remove = async () => {
     const out = await run(
       () =>
