@@ -58,6 +58,8 @@ function runBench(): Promise<{ code: number | null; stdout: string; stderr: stri
 const EXPECTED: Record<string, string> = {
   W1: "steps_per_s",
   "W1-warm": "steps_per_s",
+  W1B: "steps_per_s",
+  "W1B-warm": "steps_per_s",
   W1F: "steps_per_s",
   "W1F-warm": "steps_per_s",
   W2: "p99_ms",
@@ -94,6 +96,10 @@ it("runs every workload at toy sizes and prints its figures", { timeout: 180_000
   }
   expect(rows.find((r) => r.workload === "W1F").note).toBe("synchronous=FULL");
   for (const name of Object.keys(EXPECTED)) expect(stdout).toContain(`\n${name} `);
+  // The targets block, each with this run's figure (every workload ran).
+  expect(stdout).toContain("Targets (printed, never asserted):");
+  expect(stdout).toMatch(/W2 p99 at 100 runs\/s: [\d.]+ ms \(target < 10 ms\)/);
+  expect(stdout).toMatch(/W4 wall \/ whole-wave ideal: [\d.]+x/);
   const report = JSON.parse(readFileSync(outFile, "utf8"));
   expect(report.figures).toHaveLength(rows.length);
   // Every server's temp directory (store, config) was removed (tsx keeps its cache there).

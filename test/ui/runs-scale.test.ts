@@ -1,7 +1,8 @@
 // The runs page with 10,004 stored runs, in a real browser: the first rows come from one
 // bounded page of the list (never the whole list), the count comes from the counts endpoint,
 // live events refetch only that page, a search finds a run far down the list, "Show more"
-// widens the page, and a run submitted from the form opens its own page.
+// widens the page and the rows past a page are virtualized, and a run submitted from the form
+// opens its own page.
 import type { Browser, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../support/browser.ts";
@@ -78,7 +79,16 @@ describe("the runs page at 10,000 runs", () => {
     await page.fill("input[name=q]", "");
     await page.waitForFunction("document.querySelectorAll('tr[data-run-id]').length === 100");
     await page.click("button:has-text('Show 100 more')");
-    await page.waitForFunction("document.querySelectorAll('tr[data-run-id]').length === 200");
+    await page.waitForSelector(`[data-testid=runs-count]:has-text("200 of")`);
+    // 200 rows are more than a page: only those near the viewport are in the document.
+    await page.waitForFunction("document.querySelectorAll('tr[data-run-id]').length < 100");
+    const rendered = await page.locator("tr[data-run-id]").count();
+    expect(rendered).toBeGreaterThan(0);
+    expect(rendered).toBeLessThan(100);
+    // Scrolled to the end, the 200th run is there (seeded titles run in dispatch order).
+    await page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)");
+    await page.waitForSelector("tr[data-index='199']");
+    expect(await page.locator("tr[data-index='0']").count()).toBe(0);
     expect(page.errors).toEqual([]);
     await page.close();
   }, 60_000);

@@ -15,7 +15,10 @@ const refresh = (r: RunSummary) => invalidate(["runs", `run/${r.id}`, `graph/${r
 export async function pauseRun(r: RunSummary): Promise<string> {
   await post(`/api/runs/${enc(r.id)}/pause`);
   refresh(r);
-  return `Paused “${r.title}”`;
+  // Pausing stops new claims only: say so, or a still-running attempt looks like a failed pause.
+  return r.status === "running"
+    ? `Paused “${r.title}”: no new attempt starts; one already running finishes`
+    : `Paused “${r.title}”`;
 }
 
 export async function resumeRun(r: RunSummary): Promise<string> {

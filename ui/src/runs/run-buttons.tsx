@@ -53,7 +53,7 @@ export function RunButtons({
           className={cls}
           disabled={busy || !canPause(run)}
           onClick={go(pauseRun)}
-          title="Pause"
+          title="Pause: no new attempt starts; one already running finishes"
           aria-label="Pause"
         >
           <Icon name="pause" />

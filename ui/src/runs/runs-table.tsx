@@ -1,5 +1,9 @@
 // The dispatch list: one row per run in position order, reorderable by dragging the grip.
-import { useEffect, useRef, useState } from "react";
+// Past one page of rows (VIRTUAL_FROM) only the rows in and near the viewport are in the DOM
+// (@tanstack/react-virtual over the document's scroll), so a widened list of 1,000 runs
+// renders and updates like a page of 100.
+import { useWindowVirtualizer } from "@tanstack/react-virtual";
+import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { enc, type Page, post } from "../api/client.ts";
 import type { RunSummary } from "../api/types.ts";
 import { errorText } from "../components/error-note.tsx";
@@ -46,8 +50,50 @@ function CurrentNodes({ nodes }: { nodes?: string[] }) {
   );
 }
 
+/** Lists longer than this render only the rows near the viewport. */
+export const VIRTUAL_FROM = 100;
+const ROW_ESTIMATE = 49;
+
+/** The height of the rows a virtualized list leaves out, above or below its window. */
+function Gap({ height }: { height: number }) {
+  return (
+    <tr className="row-gap" style={{ height }}>
+      <td colSpan={9} />
+    </tr>
+  );
+}
+
+/** Rows to render: all of a short list; of a long one, the window the virtualizer asks for. */
+function useRowWindow(count: number, body: RefObject<HTMLTableSectionElement | null>) {
+  const [margin, setMargin] = useState(0);
+  const virtual = count > VIRTUAL_FROM;
+  // Where the rows start in the document, so the virtualizer maps the page's scroll to rows.
+  useLayoutEffect(() => {
+    if (!virtual || !body.current) return;
+    setMargin(body.current.getBoundingClientRect().top + window.scrollY);
+  }, [virtual, body]);
+  const rows = useWindowVirtualizer({
+    count: virtual ? count : 0,
+    estimateSize: () => ROW_ESTIMATE,
+    overscan: 15,
+    scrollMargin: margin,
+  });
+  if (!virtual)
+    return { indexes: [...Array(count).keys()], before: 0, after: 0, measure: undefined };
+  const items = rows.getVirtualItems();
+  const first = items[0];
+  const last = items.at(-1);
+  return {
+    indexes: items.map((item) => item.index),
+    before: first ? first.start - margin : 0,
+    after: last ? rows.getTotalSize() - (last.end - margin) : 0,
+    measure: rows.measureElement,
+  };
+}
+
 export function RunsTable({ runs, queryKey }: { runs: RunSummary[]; queryKey: string }) {
   const body = useRef<HTMLTableSectionElement>(null);
+  const shown = useRowWindow(runs.length, body);
   const [focusId, setFocusId] = useState<string | null>(null);
   const { drag, handleProps, rowClass } = useRowDrag(body, runs.length, (from, to) => {
     setFocusId(runs[from].id);
@@ -72,53 +118,64 @@ export function RunsTable({ runs, queryKey }: { runs: RunSummary[]; queryKey: st
         </tr>
       </thead>
       <tbody ref={body}>
-        {runs.map((r, i) => (
-          <tr key={r.id} data-row data-run-id={r.id} className={rowClass(i)}>
-            <td className="col-grip">
-              <button
-                type="button"
-                className="grip"
-                data-grip={r.id}
-                aria-label={`Move ${r.title} (arrow keys)`}
-                title="Drag to reorder, or focus and use ↑ ↓"
-                {...handleProps(i)}
-              >
-                <Icon name="grip" />
-              </button>
-            </td>
-            <td className="col-pos num muted">{r.position}</td>
-            <td className="col-status">
-              <StatusBadge status={r.status} />
-            </td>
-            <td className="col-title">
-              <Link to={`/runs/${r.id}`} className="run-link">
-                {r.title}
-              </Link>
-              {r.unregistered && <span className="chip chip-warn">unregistered</span>}
-            </td>
-            <td className="col-wf">
-              <code className="chip">{r.workflow}</code>
-            </td>
-            <td className="col-nodes">
-              <CurrentNodes nodes={r.current_nodes} />
-            </td>
-            <td className="col-req">
-              {r.pending_requests ? (
-                <Link to="/inbox" className="req-badge" title="Pending requests">
-                  {r.pending_requests}
+        {shown.before > 0 && <Gap height={shown.before} />}
+        {shown.indexes
+          .map((i) => ({ r: runs[i], i }))
+          .map(({ r, i }) => (
+            <tr
+              key={r.id}
+              data-row
+              data-index={i}
+              ref={shown.measure}
+              data-run-id={r.id}
+              className={rowClass(i)}
+            >
+              <td className="col-grip">
+                <button
+                  type="button"
+                  className="grip"
+                  data-grip={r.id}
+                  aria-label={`Move ${r.title} (arrow keys)`}
+                  title="Drag to reorder, or focus and use ↑ ↓"
+                  {...handleProps(i)}
+                >
+                  <Icon name="grip" />
+                </button>
+              </td>
+              <td className="col-pos num muted">{r.position}</td>
+              <td className="col-status">
+                <StatusBadge status={r.status} />
+              </td>
+              <td className="col-title">
+                <Link to={`/runs/${r.id}`} className="run-link">
+                  {r.title}
                 </Link>
-              ) : (
-                <span className="muted">—</span>
-              )}
-            </td>
-            <td className="col-updated">
-              <TimeAgo iso={r.updated} />
-            </td>
-            <td className="col-actions">
-              <RunButtons run={r} compact />
-            </td>
-          </tr>
-        ))}
+                {r.unregistered && <span className="chip chip-warn">unregistered</span>}
+              </td>
+              <td className="col-wf">
+                <code className="chip">{r.workflow}</code>
+              </td>
+              <td className="col-nodes">
+                <CurrentNodes nodes={r.current_nodes} />
+              </td>
+              <td className="col-req">
+                {r.pending_requests ? (
+                  <Link to="/inbox" className="req-badge" title="Pending requests">
+                    {r.pending_requests}
+                  </Link>
+                ) : (
+                  <span className="muted">—</span>
+                )}
+              </td>
+              <td className="col-updated">
+                <TimeAgo iso={r.updated} />
+              </td>
+              <td className="col-actions">
+                <RunButtons run={r} compact />
+              </td>
+            </tr>
+          ))}
+        {shown.after > 0 && <Gap height={shown.after} />}
       </tbody>
     </table>
   );

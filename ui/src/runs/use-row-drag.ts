@@ -7,14 +7,17 @@ export interface DragState {
   over: number;
 }
 
+// Rows carry their list index (`data-index`): a virtualized list renders only a window of them,
+// and every row before the window is above the pointer.
 function landingIndex(body: HTMLElement, from: number, y: number): number {
   const rows = [...body.querySelectorAll<HTMLElement>(":scope > [data-row]")];
-  let over = 0;
-  rows.forEach((row, i) => {
-    if (i === from) return;
+  const first = Number(rows[0]?.dataset.index ?? 0);
+  let over = first - (from < first ? 1 : 0);
+  for (const row of rows) {
+    if (Number(row.dataset.index) === from) continue;
     const r = row.getBoundingClientRect();
     if (y > r.top + r.height / 2) over++;
-  });
+  }
   return over;
 }
 
