@@ -110,6 +110,11 @@ export class Explainer {
   }
 
   async #waiting(task: TaskRecord): Promise<ExplainReason> {
+    // A sleeping body (`ctx.sleep`) waits on its wake time, not on a person.
+    if (task.sleep_until !== null) {
+      const until = isoTime(task.sleep_until);
+      return { code: "not_due", message: `It sleeps until ${until}.`, until };
+    }
     const pending = await this.engine.store.listRequests({ task_id: task.id, pending: true });
     const since = task.waiting_since ?? pending[0]?.created ?? null;
     const ids = pending.map((r) => r.id);
@@ -122,8 +127,8 @@ export class Explainer {
 
   async #ready(task: TaskRecord, run: RunRecord): Promise<ExplainReason[]> {
     const out = this.#runHolds(run);
-    // A retry backoff or a sleep: the field a task carries when it is not due before a moment.
-    const notBefore = (task as Partial<{ not_before: number | null }>).not_before;
+    // A retry waiting out its backoff, or a sleep a restart cut short.
+    const notBefore = task.not_before;
     const now = this.engine.clock.now();
     if (notBefore != null && notBefore > now) {
       const until = isoTime(notBefore);

@@ -2,6 +2,7 @@
 // `next` and `queued_behind` can be read, and the order they describe is the one the claim
 // then takes.
 import { afterEach, describe, expect, it } from "vitest";
+import { ManualClock } from "../../src/engine/index.ts";
 import { workflow } from "../../src/index.ts";
 import { gate, type Harness, startHarness } from "../support/engine-harness.ts";
 
@@ -58,5 +59,43 @@ describe("explain follows dispatch order", () => {
     expect(run.tasks[0]!.reasons[0]).toMatchObject({ code: "running", live: true });
     held.open();
     await h.waitFor(async () => (await h!.store.getRun(first))?.status === "completed", "done");
+  });
+});
+
+describe("explain of timed waits", () => {
+  it("says not_due, with the time, for a retry waiting out its backoff and for a sleeping body", async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    h = await startHarness({ clock });
+    const wf = workflow("timed");
+    let calls = 0;
+    wf.node(
+      { start: true, retries: 1, backoff: { initial: 60, jitter: false } },
+      async function flaky({ nap }: any) {
+        calls += 1;
+        if (calls === 1) throw new Error("first fails");
+        return nap(1);
+      },
+    );
+    wf.node(async function nap({}: any, _n: number, ctx: any) {
+      await ctx.sleep(30);
+      return 2;
+    });
+    h.register(wf);
+    const runId = await h.engine.commands.submitRun("timed", { title: "t" });
+    const failed = await h.waitEvent("task.failed", (e) => e.run_id === runId);
+    const retry = (await h.service.explainTask(failed.data.retry_task_id as number)).reasons;
+    expect(retry[0]).toMatchObject({
+      code: "not_due",
+      until: new Date(clock.now() + 60_000).toISOString(),
+    });
+    clock.advance(60_000);
+    const sleeping = await h.waitEvent("task.sleeping", (e) => e.run_id === runId);
+    const asleep = (await h.service.explainTask(sleeping.task_id!)).reasons;
+    expect(asleep[0]).toMatchObject({
+      code: "not_due",
+      until: new Date(clock.now() + 30_000).toISOString(),
+    });
+    clock.advance(30_000);
+    await h.waitEvent("run.completed", (e) => e.run_id === runId);
   });
 });
