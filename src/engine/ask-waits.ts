@@ -5,6 +5,7 @@
 // Counted here, beside the live attempt, rather than in the store: the waits are this
 // process's promises.
 import type { LiveAttempt } from "./core.ts";
+import type { AttemptHandle } from "./task-context.ts";
 
 export interface OpenWaits {
   count: number;
@@ -40,4 +41,31 @@ export function whenNoOtherWaits(waits: OpenWaits): Promise<void> {
 /** Whether an ask of `live` still waits on a person. */
 export function stillWaiting(live: LiveAttempt): boolean {
   return (openWaits.get(live)?.count ?? 0) > 0;
+}
+
+/**
+ * Ends the attempt's wait (on a person, or a sleep when `requestId` is null): back to
+ * `in_progress` if it still holds its claim, with `task.resumed` saying how long it waited.
+ */
+export async function resumeFromWait(h: AttemptHandle, requestId: number | null): Promise<void> {
+  await h.core.uow.run(async (work) => {
+    const task = await work.tx.getTask(h.task.id);
+    const resumed = await work.tx.updateTask(
+      h.task.id,
+      { status: "in_progress", waiting_since: null, sleep_until: null },
+      { status: ["waiting"], claim: h.live.claim },
+    );
+    if (!resumed) return;
+    const waited = task?.waiting_since ? (work.now - task.waiting_since) / 1000 : 0;
+    work.emit("task.resumed", h.task.run_id, h.task.id, {
+      node: h.task.node,
+      request_id: requestId,
+      waited_s: waited,
+    });
+  });
+}
+
+/** Throws the attempt's stop reason once it has been stopped. */
+export function signalCheck(h: AttemptHandle): void {
+  if (h.live.abort.aborted) throw h.live.abort.reason;
 }

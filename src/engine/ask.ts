@@ -10,7 +10,13 @@
 // was stopped, e.g. an operator set the waiting task back to ready) can no longer be answered, so
 // the body asks again with a new request.
 import type { TaskContext } from "../authoring/index.ts";
-import { enterWait, leaveWait, whenNoOtherWaits } from "./ask-waits.ts";
+import {
+  enterWait,
+  leaveWait,
+  resumeFromWait,
+  signalCheck,
+  whenNoOtherWaits,
+} from "./ask-waits.ts";
 import { attemptOwnsRow } from "./attempt-guard.ts";
 import type { Json, RequestOption, RequestRecord, TaskRecord } from "./domain.ts";
 import { type AttemptHandle, stoppedReason } from "./task-context.ts";
@@ -149,24 +155,6 @@ function answerOf(h: AttemptHandle, requestId: number, signal: AbortSignal): Pro
   });
 }
 
-async function resume(h: AttemptHandle, requestId: number): Promise<void> {
-  await h.core.uow.run(async (work) => {
-    const task = await work.tx.getTask(h.task.id);
-    const resumed = await work.tx.updateTask(
-      h.task.id,
-      { status: "in_progress", waiting_since: null },
-      { status: ["waiting"], claim: h.live.claim },
-    );
-    if (!resumed) return;
-    const waited = task?.waiting_since ? (work.now - task.waiting_since) / 1000 : 0;
-    work.emit("task.resumed", h.task.run_id, h.task.id, {
-      node: h.task.node,
-      request_id: requestId,
-      waited_s: waited,
-    });
-  });
-}
-
 /**
  * Parks the attempt on the open request `req` until a person answers it (and every other open
  * ask of the attempt is answered too), then takes a pool slot again and resumes; answers the
@@ -195,7 +183,7 @@ export async function awaitAnswer(
   await Promise.race([h.core.slots.reacquire(h.live), h.live.abort.untilStopped()]);
   signalCheck(h);
   const answered = (await h.core.store.getRequest(req.id))!;
-  await resume(h, req.id);
+  await resumeFromWait(h, req.id);
   h.live.timer?.resume();
   return answered;
 }
@@ -211,8 +199,4 @@ export async function askPerson(
   if (!req) throw stoppedReason(h);
   if (req.answered_by) return req.answer;
   return (await awaitAnswer(h, req)).answer;
-}
-
-function signalCheck(h: AttemptHandle): void {
-  if (h.live.abort.aborted) throw h.live.abort.reason;
 }

@@ -10,7 +10,13 @@
 // what is left. A server that stops while an attempt sleeps leaves the row `waiting`; the next
 // start sets it `ready` with `not_before` = its wake time (engine.ts), so it runs again when due,
 // never before, holding no slot meanwhile.
-import { enterWait, leaveWait, whenNoOtherWaits } from "./ask-waits.ts";
+import {
+  enterWait,
+  leaveWait,
+  resumeFromWait,
+  signalCheck,
+  whenNoOtherWaits,
+} from "./ask-waits.ts";
 import { type AttemptHandle, stoppedReason } from "./task-context.ts";
 
 /** Parks the attempt until `wake` (epoch ms), unless the call's stored wake time says sooner. */
@@ -29,21 +35,7 @@ export async function sleepUntil(h: AttemptHandle, wake: number, ordinal: number
   await Promise.race([whenNoOtherWaits(waits), h.live.abort.untilStopped()]);
   await Promise.race([h.core.slots.reacquire(h.live), h.live.abort.untilStopped()]);
   signalCheck(h);
-  await h.core.uow.run(async (work) => {
-    const task = await work.tx.getTask(h.task.id);
-    const resumed = await work.tx.updateTask(
-      h.task.id,
-      { status: "in_progress", waiting_since: null, sleep_until: null },
-      { status: ["waiting"], claim: h.live.claim },
-    );
-    if (!resumed) return;
-    const waited = task?.waiting_since ? (work.now - task.waiting_since) / 1000 : 0;
-    work.emit("task.resumed", h.task.run_id, h.task.id, {
-      node: h.task.node,
-      request_id: null,
-      waited_s: waited,
-    });
-  });
+  await resumeFromWait(h, null);
   h.live.timer?.resume();
 }
 
@@ -92,8 +84,4 @@ function until(h: AttemptHandle, at: number): Promise<void> {
     });
     signal.addEventListener("abort", onAbort, { once: true });
   });
-}
-
-function signalCheck(h: AttemptHandle): void {
-  if (h.live.abort.aborted) throw h.live.abort.reason;
 }

@@ -40,17 +40,13 @@ function encodeCursor(run: RunRecord): string {
   return Buffer.from(JSON.stringify([run.position, run.id])).toString("base64url");
 }
 
-function decodeCursor(cursor: string): { position: number; id: string } | null {
+/** A cursor's `[number, id]` pair, or null when it is not one this server gave. */
+function decodePair(cursor: string): [number, string] | null {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      Number.isSafeInteger(value[0]) &&
-      value[0] >= 1 &&
-      typeof value[1] === "string"
-    ) {
-      return { position: value[0], id: value[1] };
+    const pair = Array.isArray(value) && value.length === 2;
+    if (pair && Number.isSafeInteger(value[0]) && typeof value[1] === "string") {
+      return [value[0], value[1]];
     }
   } catch {
     // not base64url JSON
@@ -58,21 +54,15 @@ function decodeCursor(cursor: string): { position: number; id: string } | null {
   return null;
 }
 
+function decodeCursor(cursor: string): { position: number; id: string } | null {
+  const pair = decodePair(cursor);
+  return pair && pair[0] >= 1 ? { position: pair[0], id: pair[1] } : null;
+}
+
 /** The `cursor` of an operation in bulk: the last run an answer took, by created and id. */
 function decodeBulkCursor(cursor: string): { created: number; id: string } {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      Number.isSafeInteger(value[0]) &&
-      typeof value[1] === "string"
-    ) {
-      return { created: value[0], id: value[1] };
-    }
-  } catch {
-    // not base64url JSON
-  }
+  const pair = decodePair(cursor);
+  if (pair) return { created: pair[0], id: pair[1] };
   throw new ServiceError("validation", "The cursor is not one this server gave.", {
     errors: [{ loc: ["body", "cursor"], msg: "Invalid cursor", type: "value_error" }],
   });
