@@ -7,7 +7,7 @@ import type { EngineObserver } from "./observer.ts";
 import type { PausableTimer } from "./pausable-timer.ts";
 import type { Registry } from "./registry.ts";
 import type { SlotReservation } from "./slot-claims.ts";
-import type { Store } from "./store.ts";
+import type { ClaimScope, Store } from "./store.ts";
 import type { UnitOfWork, Work } from "./unit-of-work.ts";
 
 /** An attempt whose body is running in this process. */
@@ -48,6 +48,8 @@ export interface EngineCore {
     /** A free slot of the pool for a unit about to enqueue work, or null (slot-claims.ts). */
     reserve(pool: string): SlotReservation | null;
   };
+  /** What a claim of a pool of this capacity names where several servers share the store. */
+  claimScope(capacity: number): ClaimScope | undefined;
   /** Stops a live attempt; the caller has written (or deliberately not written) its row. */
   interrupt(taskId: number, why: Interrupt): void;
 }

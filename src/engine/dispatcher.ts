@@ -100,6 +100,7 @@ export class Dispatcher {
       registry: this.core.registry,
       mayClaim: (pool) => !this.#stopped && !this.#resumers.get(pool.name)?.length,
       start: (pool, { task, run }) => this.#start(pool, task, run),
+      scope: (pool) => this.core.claimScope(pool.capacity),
     };
   }
 
@@ -159,7 +160,7 @@ export class Dispatcher {
       let claimed: number;
       try {
         claimed = await this.core.uow.run(async (work) => {
-          const got = await claimInto(work, workflows, free);
+          const got = await claimInto(work, workflows, free, this.core.claimScope(pool.capacity));
           // Started right after commit, in batch order, as a hand-off or a submit starts its
           // claim: an operation committed later in the same batch (a cancel, a move) then finds
           // the attempt live and stops it, instead of interrupting nothing before it starts.

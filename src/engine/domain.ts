@@ -120,6 +120,11 @@ export interface TaskRecord {
    * (index 0 is the first call); null when it never slept. A body run again finds them here.
    */
   sleeps: number[] | null;
+  /**
+   * The server whose claim holds the attempt, where several servers share a store (PostgreSQL);
+   * absent where the store has one server, and on a row that is ready again.
+   */
+  owner?: string | null;
 }
 
 export type NewTask = Omit<
@@ -141,6 +146,7 @@ export type NewTask = Omit<
   | "not_before"
   | "sleep_until"
   | "sleeps"
+  | "owner"
 >;
 
 /** What `insertTask` answers in the fields a NewTask leaves out: ready, unclaimed, unfinished. */

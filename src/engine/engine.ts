@@ -9,8 +9,9 @@
 // requests go stale at start, its task token is revoked, and a task that waited only on them
 // runs again.
 
-import { askPerson, staleOpenRequests } from "./ask.ts";
+import { askPerson } from "./ask.ts";
 import { type Clock, systemClock } from "./clock.ts";
+import { ClusterMember, type ClusterOptions } from "./cluster.ts";
 import { Commands } from "./commands/index.ts";
 import { addToRegistry } from "./commands/registration.ts";
 import type { EngineCore, LiveAttempt } from "./core.ts";
@@ -19,10 +20,11 @@ import { EventBus } from "./event-bus.ts";
 import { Interrupt } from "./interrupt.ts";
 import { type EngineObserver, NO_OBSERVER } from "./observer.ts";
 import { type NodeDefaults, type RegisteredWorkflow, Registry } from "./registry.ts";
+import { releaseAttempts, requeueAnswered, requeueOrphan } from "./recovery.ts";
 import { RetentionSweeper } from "./retention.ts";
 import { Scheduler } from "./scheduler.ts";
 import { handOff, reserveSlot } from "./slot-claims.ts";
-import type { Store } from "./store.ts";
+import type { ClaimScope, Store } from "./store.ts";
 import type { ContextExtensions } from "./task-context.ts";
 import { UnitOfWork } from "./unit-of-work.ts";
 
@@ -48,6 +50,12 @@ export interface EngineOptions {
   retainMs?: number;
   /** Randomness of the retry backoff's jitter, in [0, 1); Math.random by default. */
   random?: () => number;
+  /**
+   * Where the store can be shared by several servers (`store.cluster`): this server's lease,
+   * its URL and how it loads another server's registrations (cluster.ts). `false`: act as the
+   * store's only server even so.
+   */
+  cluster?: Omit<ClusterOptions, "onError"> | false;
 }
 
 export const DEFAULT_IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -72,6 +80,9 @@ export class Engine implements EngineCore {
   readonly #graceMs: number;
   /** The retention sweeper when `retainMs` was given (retention.ts). */
   readonly retention: RetentionSweeper | null;
+  /** This server among the servers sharing the store, or null when it is the only one. */
+  readonly cluster: ClusterMember | null;
+  readonly #onError: (err: unknown) => void;
   #started = false;
 
   constructor(options: EngineOptions) {
@@ -88,6 +99,11 @@ export class Engine implements EngineCore {
     });
     this.extensions = { ask: askPerson, ...options.extensions };
     const onError = options.onError ?? ((err) => console.error("yardmaster engine error", err));
+    this.#onError = onError;
+    this.cluster =
+      this.store.cluster && options.cluster !== false
+        ? new ClusterMember(this, this.store.cluster, { ...options.cluster, onError })
+        : null;
     this.#dispatcher = new Dispatcher(this, this.extensions, onError);
     const owner = this.#dispatcher.slotOwner;
     this.slots = {
@@ -107,6 +123,10 @@ export class Engine implements EngineCore {
   /** Started and not stopping: claiming work. */
   get running(): boolean {
     return this.#started;
+  }
+
+  claimScope(capacity: number): ClaimScope | undefined {
+    return this.cluster?.scope(capacity);
   }
 
   wake(pool?: string): void {
@@ -132,31 +152,13 @@ export class Engine implements EngineCore {
   }
 
   async start(): Promise<void> {
-    const stuck = await this.store.listTasks({ status: ["in_progress"] });
-    const waiting = await this.store.listTasks({ status: ["waiting"] });
-    await this.uow.run(async (work) => {
-      for (const t of [...stuck, ...waiting]) await staleOpenRequests(work, t.id, "agent");
-      for (const t of stuck) {
-        await work.tx.updateTask(t.id, { status: "ready", started: null, token_hash: null });
-      }
-      // Every agent session died with the process, and a token lives with its session: an
-      // attempt parked on its agent's permission request keeps waiting but loses the token, or
-      // the orphaned agent could still read, log and submit once the attempt is claimed again.
-      for (const t of waiting) {
-        if (t.token_hash !== null) await work.tx.updateTask(t.id, { token_hash: null });
-      }
-      if (stuck.length) {
-        work.emit("engine.recovered", null, null, { task_ids: stuck.map((t) => t.id) });
-      }
-    });
-    if (stuck.length) this.observer.recovered(stuck.map((t) => t.id));
+    if (this.cluster) await this.cluster.start();
+    else await this.#recover();
     this.bus.subscribe((e) => {
-      if (e.name === "request.answered" && e.task_id != null) void this.#requeueOrphan(e.task_id);
+      if (e.name === "request.answered" && e.task_id != null) {
+        void requeueOrphan(this, e.task_id, this.cluster?.id ?? null).catch(this.#onError);
+      }
     });
-    for (const t of waiting) {
-      const pending = await this.store.listRequests({ task_id: t.id, pending: true });
-      if (!pending.length) await this.#requeueOrphan(t.id);
-    }
     this.#started = true;
     for (const pool of this.registry.pools.keys()) await this.#dispatcher.armNext(pool);
     this.#dispatcher.wake();
@@ -164,35 +166,14 @@ export class Engine implements EngineCore {
     await this.scheduler.start();
   }
 
-  /**
-   * A waiting task whose body is not running here (the server restarted while it waited) is
-   * re-dispatched once its answer exists: the body runs again and its answered asks resolve
-   * at once from the store.
-   */
-  async #requeueOrphan(taskId: number): Promise<void> {
-    if (this.live.has(taskId)) return;
+  /** The one server of its store: every attempt in progress or waiting was left by a crash. */
+  async #recover(): Promise<void> {
+    const left = await this.store.listTasks({ status: ["in_progress", "waiting"] });
+    let waiting: number[] = [];
     await this.uow.run(async (work) => {
-      const task = await work.tx.getTask(taskId);
-      if (task?.status !== "waiting") return;
-      const pending = await work.tx.listRequests({ task_id: taskId, pending: true });
-      if (pending.length) return;
-      // A sleeper runs again at its wake time (its body's sleeps resolve from the row), not now.
-      const notBefore = task.sleep_until ?? task.not_before;
-      await work.tx.updateTask(taskId, {
-        status: "ready",
-        started: null,
-        waiting_since: null,
-        sleep_until: null,
-        not_before: notBefore,
-      });
-      const last = (await work.tx.listRequests({ task_id: taskId })).at(-1);
-      work.emit("task.resumed", task.run_id, task.id, {
-        node: task.node,
-        request_id: last?.id ?? null,
-        waited_s: task.waiting_since ? (work.now - task.waiting_since) / 1000 : 0,
-      });
-      work.after(() => (notBefore === null ? this.wake() : this.wakeAt(null, notBefore)));
+      waiting = await releaseAttempts(this, work, left);
     });
+    await requeueAnswered(this, waiting, null);
   }
 
   async stop(): Promise<number[]> {
@@ -201,6 +182,7 @@ export class Engine implements EngineCore {
     // A sweep stops after its current batch; it must not write into a store being closed.
     await this.retention?.sweeping;
     this.scheduler.stop();
+    await this.cluster?.stop();
     this.#dispatcher.stop();
     const ids = [...this.live.keys()];
     this.observer.stopping(ids);
@@ -210,6 +192,8 @@ export class Engine implements EngineCore {
     for (const id of ids) this.interrupt(id, new Interrupt("shutdown"));
     const grace = new Promise((r) => setTimeout(r, this.#graceMs).unref());
     await Promise.race([this.#dispatcher.drain(), grace]);
+    // Several servers: what this one held runs elsewhere now, not after a lease runs out.
+    await this.cluster?.handBack();
     return ids;
   }
 }

@@ -276,8 +276,9 @@ export const EVENTS = {
   "agent.stats": entry("An agent session ended; its measurements.", AgentStatsData),
   "engine.recovered": entry(
     "Attempts left in progress by an earlier server, or orphaned by a workflow's removal and " +
-      "found when it is registered again, were made ready again.",
-    z.strictObject({ task_ids: ids() }),
+      "found when it is registered again, were made ready again. Where several servers share " +
+      "the store, `server_id` names the server whose attempts they were (dead, or stopping).",
+    z.strictObject({ task_ids: ids(), server_id: z.string().optional() }),
   ),
   "engine.stopping": entry(
     "The server is stopping; `task_ids` are the attempts it interrupts.",

@@ -119,6 +119,8 @@ export { checkCron, nextDue } from "./schedule-times.ts";
 export { runOutput, terminalTasks } from "./settle.ts";
 export {
   type ArrivalTally,
+  type ClaimScope,
+  type ClusterNotice,
   type EventQuery,
   LIVE_TASK_STATUSES,
   type LiveTaskStatus,
@@ -128,7 +130,9 @@ export {
   type RunCount,
   type RunFilter,
   type RunSelection,
+  type ServerRecord,
   type Store,
+  type StoreCluster,
   type StoreProbe,
   type StoreReader,
   type StoreWriter,

@@ -8,6 +8,7 @@
 import { type Claimed, claimInto } from "./claim.ts";
 import type { LiveAttempt } from "./core.ts";
 import { freeSlots, type Pool, type Registry } from "./registry.ts";
+import type { ClaimScope } from "./store.ts";
 import type { Work } from "./unit-of-work.ts";
 
 /** What these claims need from the dispatcher. */
@@ -17,13 +18,15 @@ export interface SlotOwner {
   mayClaim(pool: Pool): boolean;
   /** Starts a claimed attempt, leasing it a slot (the caller gave back what it held). */
   start(pool: Pool, claimed: Claimed): void;
+  /** The claim's scope where several servers share the store. */
+  scope(pool: Pool): ClaimScope | undefined;
 }
 
 /** Inside `live`'s outcome unit: claims a task for the slot `live` frees, started on commit. */
 export async function handOff(owner: SlotOwner, work: Work, live: LiveAttempt): Promise<void> {
   const pool = owner.registry.pools.get(live.pool);
   if (!pool || !live.holdsSlot || !owner.mayClaim(pool)) return;
-  const [next] = await claimInto(work, owner.registry.workflowsOnPool(pool.name), 1);
+  const [next] = await claimInto(work, owner.registry.workflowsOnPool(pool.name), 1, owner.scope(pool));
   if (!next) return;
   work.after(() => {
     // The slot changes hands: `live` no longer frees it when it finishes.
@@ -52,7 +55,7 @@ export function reserveSlot(owner: SlotOwner, poolName: string): SlotReservation
   let held = true;
   return {
     async claim(work) {
-      const [next] = await claimInto(work, owner.registry.workflowsOnPool(pool.name), 1);
+      const [next] = await claimInto(work, owner.registry.workflowsOnPool(pool.name), 1, owner.scope(pool));
       if (!next) return null;
       work.after(() => {
         held = false;

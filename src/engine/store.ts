@@ -211,7 +211,22 @@ export interface StoreWriter extends StoreReader {
    * ended are skipped, and so are tasks whose `not_before` is later than `now`. Each claimed row becomes in_progress with `started = now` and its claim
    * counter incremented. One atomic statement.
    */
-  claimTasks(workflows: readonly string[], limit: number, now: number): Promise<TaskRecord[]>;
+  claimTasks(
+    workflows: readonly string[],
+    limit: number,
+    now: number,
+    scope?: ClaimScope,
+  ): Promise<TaskRecord[]>;
+  /**
+   * Shared stores: removes the rows of these servers that are dead (lease run out, or the
+   * server's presence gone); answers the ids it removed. Their attempts are then orphaned.
+   */
+  dropServers?(ids: readonly string[]): Promise<string[]>;
+  /**
+   * Shared stores: attempts (in progress or waiting) owned by one of `owners`, or, with
+   * `owners` null, by no live server row at all (and in-progress ones owned by nobody).
+   */
+  orphanedTasks?(owners: readonly string[] | null): Promise<TaskRecord[]>;
   appendLog(entry: Omit<LogRecord, "id">): Promise<LogRecord>;
   insertRequest(request: Omit<RequestRecord, "id">): Promise<RequestRecord>;
   updateRequest(id: number, patch: Partial<Omit<RequestRecord, "id">>): Promise<RequestRecord>;
@@ -254,7 +269,62 @@ export interface StoreWriter extends StoreReader {
   insertScheduleFire(fire: ScheduleFireRecord): Promise<boolean>;
 }
 
+/**
+ * Where several servers share the store, a claim names the claiming server (the attempt's
+ * owner) and counts the pool's capacity over every server: it takes no more than `capacity`
+ * minus the attempts of `workflows` in progress anywhere, and nothing while the server's own
+ * row is gone or its lease has run out.
+ */
+export interface ClaimScope {
+  owner: string;
+  capacity: number;
+}
+
+/** A server sharing the store, as its row says (times are epoch ms of the database clock). */
+export interface ServerRecord {
+  id: string;
+  host: string;
+  pid: number;
+  url: string | null;
+  started: number;
+  heartbeat: number;
+  lease_until: number;
+}
+
+/** What a shared store hears from the other servers. */
+export type ClusterNotice =
+  /** Another server committed events up to `last`: read the table after what you published. */
+  | { kind: "events"; last: number }
+  /** Events another server published without storing them (`run.deleted`). */
+  | { kind: "unstored"; events: EventRecord[] }
+  /** The notice connection was lost and is back: notices may have been missed, re-read. */
+  | { kind: "reconnected" };
+
+/** What a store several servers may share offers beside `Store` (PostgreSQL). */
+export interface StoreCluster {
+  /**
+   * Enters this server: holds its presence (released by the database when the server's
+   * connection dies, so a killed server is seen dead at once) and writes its row with a lease of
+   * `leaseMs`. The presence is taken before the row is written.
+   */
+  join(server: { id: string; host: string; pid: number; url: string | null }, leaseMs: number): Promise<void>;
+  /** Renews the lease; false when the row is gone (another server took this one's work). */
+  renew(id: string, leaseMs: number): Promise<boolean>;
+  /** Live servers (lease not run out), oldest first. */
+  servers(): Promise<ServerRecord[]>;
+  /** Other servers whose lease has run out or whose presence is gone. */
+  deadServers(self: string): Promise<string[]>;
+  /** Hears the other servers' notices; answers the function that stops it. */
+  listen(listener: (notice: ClusterNotice) => void): () => void;
+  /** Tells the other servers about events published here without being stored. */
+  announce(events: readonly EventRecord[]): void;
+  /** Leaves: deletes the row and lets the presence go. */
+  leave(id: string): Promise<void>;
+}
+
 export interface Store extends StoreReader {
+  /** Present where several servers may share the store (PostgreSQL); absent for SQLite. */
+  readonly cluster?: StoreCluster;
   /** Runs `fn` as one serialized transaction; a throw rolls everything back. */
   transact<T>(fn: (tx: StoreWriter) => Promise<T>): Promise<T>;
   /** Reads the schema version (rejects when the store cannot be reached). */

@@ -103,7 +103,16 @@ function runsOf(events: readonly NewEvent[]): string[] {
   return [...out];
 }
 
+/** Where a committed unit's events go: the bus, or, with several servers, the sequencer. */
+export type Publish = (stored: EventRecord[], unstored: EventRecord[]) => void;
+
 export class UnitOfWork {
+  /** Replaced by the cluster (cluster.ts), which publishes every server's events in id order. */
+  publish: Publish = (stored, unstored) => {
+    this.bus.publish(stored);
+    this.bus.publish(unstored);
+  };
+
   constructor(
     private readonly store: Store,
     private readonly bus: EventBus,
@@ -130,8 +139,7 @@ export class UnitOfWork {
     });
     this.observer.committed(performance.now() - queued);
     const done = work!;
-    this.bus.publish(stored);
-    this.bus.publish(done.unstored);
+    this.publish(stored, done.unstored);
     for (const f of done.afters) f();
     return result;
   }

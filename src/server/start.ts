@@ -47,15 +47,15 @@ export interface RunningServer {
 }
 
 /**
- * Opens the store a URL names. `exclusive`: as the one server using it, refusing one another
- * server holds (a server opens its store so: several servers on one store are not supported).
+ * Opens the store a URL names. `exclusive`: a SQLite file as the one server using it, refusing
+ * one another server holds; several servers share a PostgreSQL schema (engine/cluster.ts).
  */
 export async function openStore(
   url: string,
   options: { exclusive?: boolean } = {},
 ): Promise<Store> {
   if (url.startsWith("sqlite:")) return openSqliteStore(url.slice("sqlite:".length), options);
-  if (POSTGRES_URL.test(url)) return openPostgresStore(url, options);
+  if (POSTGRES_URL.test(url)) return openPostgresStore(url);
   throw new Error(
     `store ${JSON.stringify(redactStoreUrl(url))} is not supported: use sqlite:<path> or postgres://user:pass@host:5432/db`,
   );

@@ -12,9 +12,9 @@ import {
   openPostgresStore,
   type PostgresStore,
 } from "../../src/stores/postgres/index.ts";
-import { SchemaInUseError } from "../../src/stores/postgres/serving-lock.ts";
 import { dropSchemas, freshSchema, postgres, withAdmin, withSchema } from "../support/postgres.ts";
 import { freePort, PASSWORD_ROLE } from "../support/postgres-cluster.ts";
+import { eventually } from "../support/wait.ts";
 import { addRun, addTask, gate, runInput, taskInput } from "./contract/fixtures.ts";
 import { storeContract } from "./contract.ts";
 
@@ -111,7 +111,7 @@ describe.skipIf(skipped)(title("postgres store"), () => {
     });
   });
 
-  it("two stores on one schema never claim the same task: SKIP LOCKED passes over held rows", async () => {
+  it("two stores on one schema serialize their transactions and never claim the same task", async () => {
     const url = schemaUrl("skip");
     // Opened together on a new schema: one of them creates the tables, the other waits.
     const [a, b] = await Promise.all([openAt(url), openAt(url)]);
@@ -119,7 +119,7 @@ describe.skipIf(skipped)(title("postgres store"), () => {
     const runs = [await addRun(a, { workflow: "w" }), await addRun(b, { workflow: "w" })];
     const tasks = [];
     for (let i = 0; i < 40; i++) tasks.push(await addTask(i % 2 ? a : b, runs[i % 2].id));
-    // A holds its claim open; B must neither wait for A's rows nor take them.
+    // A holds its transaction open: B's waits on the schema's write lock, then sees A's claim.
     const held = gate();
     const claimedByA = gate();
     let first: number[] = [];
@@ -129,17 +129,22 @@ describe.skipIf(skipped)(title("postgres store"), () => {
       await held.wait;
     });
     await claimedByA.wait;
-    let second: number[];
-    try {
-      const timeout = new Promise<never>((_, reject) =>
-        setTimeout(() => reject(new Error("B waited for rows A holds")), 5000),
+    let bDone = false;
+    const claim = b.transact((tx) => tx.claimTasks(["w"], 2, 2));
+    void claim.then(() => {
+      bDone = true;
+    });
+    // B is blocked on the advisory write lock while A's transaction is open.
+    await eventually(async () => {
+      const waiting = await withAdmin((c) =>
+        c.query("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"),
       );
-      const claim = b.transact((tx) => tx.claimTasks(["w"], 2, 2));
-      second = (await Promise.race([claim, timeout])).map((t) => t.id);
-    } finally {
-      held.open();
-      await aTx;
-    }
+      return (waiting.rowCount ?? 0) > 0;
+    }, "B waiting on the write lock");
+    expect(bDone).toBe(false);
+    held.open();
+    await aTx;
+    const second = (await claim).map((t) => t.id);
     const inOrder = (await a.listTasks({ run_id: runs[0].id })).map((t) => t.id);
     expect(first).toEqual(inOrder.slice(0, 2));
     expect(second).toEqual(inOrder.slice(2, 4));
@@ -181,22 +186,6 @@ describe.skipIf(skipped)(title("postgres store"), () => {
     const ids = (await b.listEvents({})).map((e) => e.id);
     expect(ids).toEqual(Array.from({ length: 90 }, (_, i) => i + 1));
     expect(await a.lastEventId()).toBe(90);
-  });
-
-  it("an exclusive store refuses a second exclusive open of its schema until it is closed", async () => {
-    const url = schemaUrl("serving");
-    const first = await openPostgresStore(url, { exclusive: true });
-    const refused = await openPostgresStore(url, { exclusive: true }).catch((e: Error) => e);
-    expect(refused).toBeInstanceOf(SchemaInUseError);
-    expect((refused as Error).message).toContain(`schema "${first.schema}"`);
-    expect((refused as Error).message).toContain("in use by another Yardmaster server");
-    // Another schema of the same database is free; so is a store that shares on purpose.
-    await (await openPostgresStore(schemaUrl("serving"), { exclusive: true })).close();
-    await (await openPostgresStore(url)).close();
-    await first.close();
-    const again = await openAt(url);
-    await (await openPostgresStore(url, { exclusive: true })).close();
-    expect(await again.listRuns()).toEqual([]);
   });
 
   it("rejects a callback that goes on after a failed statement, and rolls it back", async () => {

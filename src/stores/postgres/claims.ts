@@ -7,7 +7,7 @@
 // (a subquery could be rescanned by a nested loop and lock more rows than it answers). The
 // UPDATE repeats `status = 'ready'` as a last guard. RETURNING has no order, so the rows are
 // sorted here by the same keys, the run's position coming back beside each row.
-import type { TaskRecord } from "../../engine/index.ts";
+import type { ClaimScope, TaskRecord } from "../../engine/index.ts";
 import { toTask } from "./rows.ts";
 import { type Db, rows, sql } from "./sql.ts";
 
@@ -22,6 +22,29 @@ WITH picked AS MATERIALIZED (
   FOR UPDATE OF t SKIP LOCKED
 )
 UPDATE tasks u SET status = 'in_progress', started = $3, claim = u.claim + 1
+FROM picked
+WHERE u.id = picked.id AND u.status = 'ready'
+RETURNING u.*, picked.position AS run_position`);
+
+// The claim of a server sharing the schema (ClaimScope): it names the server as the owner,
+// takes nothing while the server's own row is gone or its lease has run out, and no more than
+// the pool's capacity less the pool's attempts in progress on every server. Every transaction
+// on the schema holds its write lock (transaction.ts), so the count cannot change under it.
+const CLAIM_SHARED = sql(`
+WITH picked AS MATERIALIZED (
+  SELECT t.id, r.position
+  FROM tasks t JOIN runs r ON r.id = t.run_id
+  WHERE t.status = 'ready' AND r.status IN ('queued', 'running') AND r.workflow = ANY($1::text[])
+    AND (t.not_before IS NULL OR t.not_before <= $3)
+    AND EXISTS (SELECT 1 FROM servers s WHERE s.id = $4 AND s.lease_until > clock_timestamp())
+  ORDER BY r.position, t.priority DESC, t.created, t.id
+  LIMIT GREATEST(0, LEAST($2::int, $5::int - (
+    SELECT count(*) FROM tasks b JOIN runs br ON br.id = b.run_id
+    WHERE b.status = 'in_progress' AND br.workflow = ANY($1::text[])
+  )::int))
+  FOR UPDATE OF t SKIP LOCKED
+)
+UPDATE tasks u SET status = 'in_progress', started = $3, claim = u.claim + 1, owner = $4
 FROM picked
 WHERE u.id = picked.id AND u.status = 'ready'
 RETURNING u.*, picked.position AS run_position`);
@@ -42,10 +65,13 @@ export async function claimTasks(
   workflows: readonly string[],
   limit: number,
   now: number,
+  scope?: ClaimScope,
 ): Promise<TaskRecord[]> {
   if (workflows.length === 0 || !(limit >= 1)) return [];
   const n = Math.min(Math.floor(limit), 2 ** 31 - 1);
-  const found = await rows(db, CLAIM, [[...workflows], n, now]);
+  const found = scope
+    ? await rows(db, CLAIM_SHARED, [[...workflows], n, now, scope.owner, scope.capacity])
+    : await rows(db, CLAIM, [[...workflows], n, now]);
   const claimed = found.map((row) => ({ task: toTask(row), position: row.run_position }));
   return claimed.sort(dispatchOrder).map((c) => c.task);
 }

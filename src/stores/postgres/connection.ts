@@ -8,12 +8,6 @@ export interface PostgresOptions {
   readConnections?: number;
   /** How long connecting may take before it fails, in ms (default 10000). */
   connectTimeoutMs?: number;
-  /**
-   * Serve from this schema alone: refuse it while another store holds it exclusively, and hold
-   * it so until closed (serving-lock.ts). What `yardmaster serve` opens; stores sharing a
-   * schema on purpose (the tests of concurrent claims) leave it off.
-   */
-  exclusive?: boolean;
 }
 
 export const CONNECT_TIMEOUT_MS = 10_000;

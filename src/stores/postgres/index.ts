@@ -15,11 +15,12 @@
 // Reads outside `transact` go to a separate pool of connections, each statement under READ
 // COMMITTED, so they see committed data only, never the open batch.
 //
-// Several servers on one database: the writer connection serializes one server's transactions
-// only. Across servers the claim is one statement with FOR UPDATE SKIP LOCKED (claims.ts), the
-// guarded task updates take row locks, changes to the dispatch list take an advisory lock
-// (runs.ts), and event ids follow commit order through a locked counter row (events.ts). What
-// is NOT done for several servers is listed in docs/architecture.md.
+// Several servers on one schema: the writer connection serializes one server's transactions;
+// across servers every transaction takes the schema's write lock right after BEGIN
+// (transaction.ts), so the batches of all servers are serialized too: a read-then-write
+// decision (a join's arrivals, a run's settlement, a pool's count) sees every commit before it,
+// positions stay dense and event ids follow commit order (events.ts). `cluster` (cluster.ts)
+// is what the engine uses to be one of several servers: rows and leases, presence, notices.
 import type pg from "pg";
 import type { Store, StoreProbe, StoreWriter } from "../../engine/index.ts";
 import { TransactionQueue } from "../transaction-queue.ts";
@@ -34,7 +35,7 @@ import {
 } from "./connection.ts";
 import { MIGRATIONS, migrate, schemaVersion } from "./migrations.ts";
 import { PgReader } from "./reader.ts";
-import { holdServingLock, SchemaInUseError } from "./serving-lock.ts";
+import { PgCluster } from "./cluster.ts";
 import { poolDb, runBatch } from "./transaction.ts";
 
 export type { PostgresOptions } from "./connection.ts";
@@ -50,17 +51,19 @@ export class PostgresStore extends PgReader implements Store {
   readonly label: string;
   readonly #pools: Pools;
   readonly #queue: TransactionQueue;
-  readonly #servingLock: pg.Client | null;
+  /** Several servers sharing the schema (cluster.ts). */
+  readonly cluster: PgCluster;
   #closed = false;
 
-  constructor(target: Target, pools: Pools, servingLock: pg.Client | null = null) {
+  constructor(target: Target, pools: Pools) {
     super(poolDb(pools.reader));
     this.schema = target.schema;
     this.label = target.label;
     this.#pools = pools;
-    this.#servingLock = servingLock;
+    this.cluster = new PgCluster(target, poolDb(pools.reader));
+    const batch = { schema: target.schema, committed: (last: number) => this.cluster.committed(last) };
     this.#queue = new TransactionQueue(
-      (batch) => runBatch(pools.writer, batch),
+      (units) => runBatch(pools.writer, units, batch),
       POSTGRES_MAX_BATCH,
     );
   }
@@ -90,8 +93,8 @@ export class PostgresStore extends PgReader implements Store {
     if (this.#closed) return;
     this.#closed = true;
     await this.#queue.idle();
+    await this.cluster.close();
     await Promise.all([this.#pools.writer.end(), this.#pools.reader.end()]);
-    await this.#servingLock?.end();
   }
 }
 
@@ -124,23 +127,12 @@ export async function openPostgresStore(
   options?: PostgresOptions,
 ): Promise<PostgresStore> {
   const target = parseTarget(url);
-  // Taken first: a second server must not even migrate a schema another one serves from.
-  const servingLock = options?.exclusive ? await lockSchema(target, options) : null;
   const pools = openPools(target, options);
   try {
     await prepare(target, pools);
   } catch (err) {
-    await Promise.all([pools.writer.end(), pools.reader.end(), servingLock?.end()]).catch(() => {});
+    await Promise.all([pools.writer.end(), pools.reader.end()]).catch(() => {});
     throw err;
   }
-  return new PostgresStore(target, pools, servingLock);
-}
-
-async function lockSchema(target: Target, options: PostgresOptions): Promise<pg.Client> {
-  try {
-    return await holdServingLock(target, options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
-  } catch (err) {
-    if (err instanceof SchemaInUseError) throw err;
-    throw describeFailure(target, "connect to", err);
-  }
+  return new PostgresStore(target, pools);
 }

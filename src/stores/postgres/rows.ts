@@ -59,6 +59,8 @@ export function toTask(r: Row): TaskRecord {
     not_before: r.not_before,
     sleep_until: r.sleep_until,
     sleeps: r.sleeps,
+    // Only where a server holds the claim: a store without owners (SQLite) leaves it out.
+    ...(r.owner == null ? {} : { owner: r.owner }),
   };
 }
 

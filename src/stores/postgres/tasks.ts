@@ -48,6 +48,7 @@ const TASKS: PatchTable = {
     "not_before",
     "sleep_until",
     "sleeps",
+    "owner",
   ],
   json: ["payload", "result", "branch", "lineage", "stats", "sleeps"],
 };
@@ -115,7 +116,9 @@ export async function updateTask(
   patch: Partial<Omit<TaskRecord, "id" | "run_id">>,
   guard: TaskGuard = {},
 ): Promise<TaskRecord | null> {
-  const { statement, values } = patchQuery(TASKS, id, patch, guardOf(guard));
+  // A row made ready again is nobody's: its next claim names the server that takes it.
+  const owned = patch.status === "ready" ? { ...patch, owner: null } : patch;
+  const { statement, values } = patchQuery(TASKS, id, owned, guardOf(guard));
   const row = await first(db, statement, values);
   return row && toTask(row);
 }

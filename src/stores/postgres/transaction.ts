@@ -58,17 +58,28 @@ function sent(query: Promise<unknown>): Promise<unknown> {
   return query;
 }
 
+/** What a batch needs from its store: the schema (its write lock) and who hears commits. */
+export interface BatchContext {
+  schema: string;
+  /** After a COMMIT that stored events: the highest id stored. */
+  committed(lastEventId: number): void;
+}
+
+type UnitOutcome = Outcome & { lastEventId: number };
+
 async function runUnit(
   client: pg.PoolClient,
   unit: QueuedUnit,
   shared: boolean,
   begin: Promise<unknown>,
-) {
+  schema: string,
+): Promise<UnitOutcome> {
   const ready = sent(Promise.all([begin, shared ? client.query("SAVEPOINT unit") : null]));
   const db = new TxDb(client, ready);
+  const writer = new PgWriter(db, schema);
   let outcome: Outcome;
   try {
-    outcome = { ok: true, value: await unit.fn(new PgWriter(db)) };
+    outcome = { ok: true, value: await unit.fn(writer) };
   } catch (error) {
     outcome = { ok: false, error };
   }
@@ -81,14 +92,28 @@ async function runUnit(
     await client.query("ROLLBACK TO SAVEPOINT unit");
     await client.query("RELEASE SAVEPOINT unit");
   }
-  return outcome;
+  return { ...outcome, lastEventId: outcome.ok ? writer.storedUpTo : 0 };
+}
+
+/**
+ * BEGIN and the schema's write lock, in one round trip: every transaction of every server on
+ * the schema holds it until it ends, so transactions are serialized across servers as the
+ * writer connection serializes them within one (the schema name is checked: letters, digits, _).
+ */
+function beginText(schema: string): string {
+  return `BEGIN; SELECT pg_advisory_xact_lock(hashtext('yardmaster:${schema}:write'))`;
 }
 
 /** BEGIN, every unit, then COMMIT (or ROLLBACK for a lone unit that failed). */
-async function runAll(client: pg.PoolClient, batch: QueuedUnit[], outcomes: Outcome[]) {
+async function runAll(
+  client: pg.PoolClient,
+  batch: QueuedUnit[],
+  outcomes: UnitOutcome[],
+  schema: string,
+) {
   const shared = batch.length > 1;
-  const begin = sent(client.query("BEGIN"));
-  for (const unit of batch) outcomes.push(await runUnit(client, unit, shared, begin));
+  const begin = sent(client.query(beginText(schema)));
+  for (const unit of batch) outcomes.push(await runUnit(client, unit, shared, begin, schema));
   const end = !shared && !outcomes[0].ok ? "ROLLBACK" : "COMMIT";
   const done = await client.query(end);
   // COMMIT of an aborted transaction answers ROLLBACK instead of failing.
@@ -98,7 +123,11 @@ async function runAll(client: pg.PoolClient, batch: QueuedUnit[], outcomes: Outc
 }
 
 /** Runs a batch on the writer pool's one connection; settles every unit. */
-export async function runBatch(pool: pg.Pool, batch: QueuedUnit[]): Promise<void> {
+export async function runBatch(
+  pool: pg.Pool,
+  batch: QueuedUnit[],
+  context: BatchContext,
+): Promise<void> {
   let client: pg.PoolClient;
   try {
     client = await pool.connect();
@@ -106,10 +135,10 @@ export async function runBatch(pool: pg.Pool, batch: QueuedUnit[]): Promise<void
     for (const unit of batch) unit.reject(error);
     return;
   }
-  const outcomes: Outcome[] = [];
+  const outcomes: UnitOutcome[] = [];
   let failure: { error: unknown } | null = null;
   try {
-    await runAll(client, batch, outcomes);
+    await runAll(client, batch, outcomes, context.schema);
   } catch (error) {
     // BEGIN, a savepoint or COMMIT failed: nothing of the batch is durable.
     failure = { error };
@@ -117,6 +146,10 @@ export async function runBatch(pool: pg.Pool, batch: QueuedUnit[]): Promise<void
   }
   // A connection whose transaction failed is closed, not reused: its state is unknown.
   client.release(failure === null ? undefined : new Error("store: batch failed"));
+  if (failure === null) {
+    const last = outcomes.reduce((high, o) => Math.max(high, o.lastEventId), 0);
+    if (last > 0) context.committed(last);
+  }
   batch.forEach((unit, i) => {
     const outcome: Outcome | undefined = outcomes[i];
     if (outcome !== undefined && !outcome.ok) unit.reject(outcome.error);

@@ -3,6 +3,7 @@
 // callback: an advisory lock taken inside a savepoint is released when it rolls back.
 import type {
   ArrivalRecord,
+  ClaimScope,
   EventRecord,
   IdempotencyRecord,
   LogRecord,
@@ -28,10 +29,22 @@ import { PgReader } from "./reader.ts";
 import * as records from "./records.ts";
 import * as runs from "./runs.ts";
 import * as schedules from "./schedules.ts";
+import * as servers from "./servers.ts";
+import type { Db } from "./sql.ts";
 import * as tasks from "./tasks.ts";
 
 export class PgWriter extends PgReader implements StoreWriter {
   #listLocked = false;
+  /** The highest event id this callback stored (0: none), told to the other servers. */
+  storedUpTo = 0;
+
+  constructor(
+    db: Db,
+    /** The schema's name: keys of the servers' presence locks (servers.ts). */
+    private readonly schema: string,
+  ) {
+    super(db);
+  }
 
   async #lockList(): Promise<void> {
     if (this.#listLocked) return;
@@ -71,8 +84,19 @@ export class PgWriter extends PgReader implements StoreWriter {
   ): Promise<TaskRecord | null> {
     return tasks.updateTask(this.db, id, patch, guard);
   }
-  claimTasks(workflows: readonly string[], limit: number, now: number): Promise<TaskRecord[]> {
-    return claimTasks(this.db, workflows, limit, now);
+  claimTasks(
+    workflows: readonly string[],
+    limit: number,
+    now: number,
+    scope?: ClaimScope,
+  ): Promise<TaskRecord[]> {
+    return claimTasks(this.db, workflows, limit, now, scope);
+  }
+  dropServers(ids: readonly string[]): Promise<string[]> {
+    return servers.dropServers(this.db, this.schema, ids);
+  }
+  orphanedTasks(owners: readonly string[] | null): Promise<TaskRecord[]> {
+    return servers.orphanedTasks(this.db, owners);
   }
   appendLog(entry: Omit<LogRecord, "id">): Promise<LogRecord> {
     return records.appendLog(this.db, entry);
@@ -97,8 +121,11 @@ export class PgWriter extends PgReader implements StoreWriter {
   setJoinTask(runId: string, join: string, fanout: number, taskId: number): Promise<void> {
     return arrivals.setJoinTask(this.db, runId, join, fanout, taskId);
   }
-  appendEvents(list: readonly NewEvent[], now: number): Promise<EventRecord[]> {
-    return events.appendEvents(this.db, list, now);
+  async appendEvents(list: readonly NewEvent[], now: number): Promise<EventRecord[]> {
+    const stored = await events.appendEvents(this.db, list, now);
+    const last = stored.at(-1);
+    if (last?.id != null && last.id > this.storedUpTo) this.storedUpTo = last.id;
+    return stored;
   }
   appendChunks(
     taskId: number,

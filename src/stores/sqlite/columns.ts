@@ -26,7 +26,8 @@ export const runCodec = makeCodec<RunRecord>({
   input: "nullableJson",
 });
 
-export const taskCodec = makeCodec<TaskRecord>({
+// A SQLite store has one server: its claims have no owner.
+export const taskCodec = makeCodec<Omit<TaskRecord, "owner">>({
   id: "plain",
   run_id: "plain",
   node: "plain",
