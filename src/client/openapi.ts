@@ -1350,9 +1350,10 @@ export interface components {
       node: string;
       preview: string;
     };
-    /** @description Data of `engine.recovered`: Attempts left in progress by an earlier server, or orphaned by a workflow's removal and found when it is registered again, were made ready again. */
+    /** @description Data of `engine.recovered`: Attempts left in progress by an earlier server, or orphaned by a workflow's removal and found when it is registered again, were made ready again. Where several servers share the store, `server_id` names the server whose attempts they were (dead, or stopping). */
     EventData_engine_recovered: {
       task_ids: number[];
+      server_id?: string;
     };
     /** @description Data of `engine.stopping`: The server is stopping; `task_ids` are the attempts it interrupts. */
     EventData_engine_stopping: {
@@ -2019,6 +2020,19 @@ export interface components {
       };
       runs_running?: number;
       tasks_in_progress?: number;
+      server_id?: string;
+      servers?: {
+        id: string;
+        host: string;
+        pid: number;
+        url: string | null;
+        /** Format: date-time */
+        started: string;
+        /** Format: date-time */
+        heartbeat: string;
+        /** Format: date-time */
+        lease_until: string;
+      }[];
     };
     Ready: {
       /** @enum {boolean} */

@@ -34,6 +34,7 @@ export const DEFAULTS = {
   maxConnections: 2000,
   maxEventStreams: 1000,
   idempotencyWindow: 86_400,
+  lease: 15,
   logLevel: "info" as LogLevel,
   logFormat: "auto" as LogFormat,
   retries: 0,
@@ -65,6 +66,7 @@ const FILE_ONLY = [
   "max_event_streams",
   "idempotency_window",
   "retain",
+  "lease",
 ] as const;
 
 /** Picks a setting by precedence (flag, variable, file, default), noting where it came from. */
@@ -180,6 +182,7 @@ function buildServer(content: ConfigFile, ctx: BuildContext, origins: Origins): 
     maxEventStreams: s.max_event_streams ?? DEFAULTS.maxEventStreams,
     idempotencyWindowMs: ms(s.idempotency_window ?? DEFAULTS.idempotencyWindow),
     retainMs: s.retain === undefined ? null : durationMs(s.retain),
+    leaseMs: ms(s.lease ?? DEFAULTS.lease),
   };
 }
 

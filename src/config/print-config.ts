@@ -38,6 +38,7 @@ export function configText(config: ServerConfig): string {
     line("server", "max_connections", server.maxConnections),
     line("server", "max_event_streams", server.maxEventStreams),
     line("server", "idempotency_window", server.idempotencyWindowMs / 1000),
+    line("server", "lease", server.leaseMs / 1000),
     server.retainMs === null
       ? "# retain: none; ended runs are kept for ever"
       : line("server", "retain", durationText(server.retainMs)),

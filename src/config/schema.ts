@@ -69,6 +69,9 @@ export const serverSection = table({
     error: "expected at most 2592000 seconds (30 days)",
   }),
   retain: duration,
+  lease: seconds
+    .min(0.3, { error: "expected at least 0.3 seconds" })
+    .max(600, { error: "expected at most 600 seconds" }),
 }).partial();
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;

@@ -38,6 +38,11 @@ export interface ServerSettings {
   idempotencyWindowMs: number;
   /** Ended runs older than this (ms since they ended) are deleted; null: kept for ever. */
   retainMs: number | null;
+  /**
+   * Where several servers share a PostgreSQL store: how long a server's lease lasts without a
+   * heartbeat before the others take its attempts back.
+   */
+  leaseMs: number;
 }
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";

@@ -124,7 +124,12 @@ export class ClusterMember {
   }
 
   async #join(): Promise<void> {
-    const server = { id: this.#id, host: hostname(), pid: process.pid, url: this.options.url ?? null };
+    const server = {
+      id: this.#id,
+      host: hostname(),
+      pid: process.pid,
+      url: this.options.url ?? null,
+    };
     await this.store.join(server, this.leaseMs);
     this.#lastRenewed = Date.now();
   }
@@ -193,7 +198,9 @@ export class ClusterMember {
    */
   async #leaseLost(): Promise<void> {
     const old = this.#id;
-    this.options.onError(new Error(`server ${old} lost its lease; its attempts stop and it joins again`));
+    this.options.onError(
+      new Error(`server ${old} lost its lease; its attempts stop and it joins again`),
+    );
     for (const live of this.core.live.values()) live.abort.abort(new Interrupt("shutdown"));
     await this.#release([old], old);
     await this.store.leave(old).catch(() => {});

@@ -19,8 +19,8 @@ import { Dispatcher } from "./dispatcher.ts";
 import { EventBus } from "./event-bus.ts";
 import { Interrupt } from "./interrupt.ts";
 import { type EngineObserver, NO_OBSERVER } from "./observer.ts";
-import { type NodeDefaults, type RegisteredWorkflow, Registry } from "./registry.ts";
 import { releaseAttempts, requeueAnswered, requeueOrphan } from "./recovery.ts";
+import { type NodeDefaults, type RegisteredWorkflow, Registry } from "./registry.ts";
 import { RetentionSweeper } from "./retention.ts";
 import { Scheduler } from "./scheduler.ts";
 import { handOff, reserveSlot } from "./slot-claims.ts";
@@ -149,6 +149,11 @@ export class Engine implements EngineCore {
    */
   register(wf: RegisteredWorkflow): void {
     addToRegistry(this, wf);
+  }
+
+  /** Drops a workflow from memory only: another server sharing the store removed it. */
+  forget(name: string): void {
+    this.registry.workflows.delete(name);
   }
 
   async start(): Promise<void> {

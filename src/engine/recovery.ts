@@ -74,9 +74,7 @@ export async function requeueOrphan(
       request_id: last?.id ?? null,
       waited_s: task.waiting_since ? (work.now - task.waiting_since) / 1000 : 0,
     });
-    work.after(() =>
-      notBefore === null ? core.wake() : core.wakeAt(null, notBefore),
-    );
+    work.after(() => (notBefore === null ? core.wake() : core.wakeAt(null, notBefore)));
   });
 }
 

@@ -26,7 +26,12 @@ export interface SlotOwner {
 export async function handOff(owner: SlotOwner, work: Work, live: LiveAttempt): Promise<void> {
   const pool = owner.registry.pools.get(live.pool);
   if (!pool || !live.holdsSlot || !owner.mayClaim(pool)) return;
-  const [next] = await claimInto(work, owner.registry.workflowsOnPool(pool.name), 1, owner.scope(pool));
+  const [next] = await claimInto(
+    work,
+    owner.registry.workflowsOnPool(pool.name),
+    1,
+    owner.scope(pool),
+  );
   if (!next) return;
   work.after(() => {
     // The slot changes hands: `live` no longer frees it when it finishes.
@@ -55,7 +60,12 @@ export function reserveSlot(owner: SlotOwner, poolName: string): SlotReservation
   let held = true;
   return {
     async claim(work) {
-      const [next] = await claimInto(work, owner.registry.workflowsOnPool(pool.name), 1, owner.scope(pool));
+      const [next] = await claimInto(
+        work,
+        owner.registry.workflowsOnPool(pool.name),
+        1,
+        owner.scope(pool),
+      );
       if (!next) return null;
       work.after(() => {
         held = false;

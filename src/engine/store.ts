@@ -307,7 +307,10 @@ export interface StoreCluster {
    * connection dies, so a killed server is seen dead at once) and writes its row with a lease of
    * `leaseMs`. The presence is taken before the row is written.
    */
-  join(server: { id: string; host: string; pid: number; url: string | null }, leaseMs: number): Promise<void>;
+  join(
+    server: { id: string; host: string; pid: number; url: string | null },
+    leaseMs: number,
+  ): Promise<void>;
   /** Renews the lease; false when the row is gone (another server took this one's work). */
   renew(id: string, leaseMs: number): Promise<boolean>;
   /** Live servers (lease not run out), oldest first. */

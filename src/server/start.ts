@@ -14,7 +14,14 @@ import {
   redactStoreUrl,
 } from "../config/index.ts";
 import type { ServerConfig } from "../config/server-config.ts";
-import { askPerson, Engine, EngineError, type Json, type Store } from "../engine/index.ts";
+import {
+  askPerson,
+  Engine,
+  EngineError,
+  type EventRecord,
+  type Json,
+  type Store,
+} from "../engine/index.ts";
 import { buildApp } from "../http/app.ts";
 import { createAuthGate, ensureToken, isLoopbackHost } from "../http/auth.ts";
 import type { LoadedWorkflow } from "../loading/index.ts";
@@ -115,6 +122,7 @@ async function registerConfigured(
   engine: Engine,
   config: ServerConfig,
   logger: Logger,
+  registrar: Registrar,
 ): Promise<void> {
   const targets = rowTargets(config);
   // The same checks as a registration over HTTP (plugins, reserved names). Every row is tried,
@@ -154,7 +162,18 @@ async function registerConfigured(
     engine.register(registeredWorkflow(loaded, pool, recorded));
   }
   if (problems.length > 0) throw new ConfigError(shown, problems);
-  await engine.commands.syncRegistrations();
+  // Beside servers already running on the store, their registrations stand: this one loads
+  // what it lacks from the same targets (docs/deployment.md: the servers share the files).
+  const others = engine.store.cluster ? (await engine.store.cluster.servers()).length > 0 : false;
+  await engine.commands.syncRegistrations({ keepOthers: others });
+  if (others) {
+    for (const problem of await registrar.adoptStored()) {
+      logger.warn(
+        { err: problem },
+        `cannot load a workflow the other servers run: ${problem.message}`,
+      );
+    }
+  }
   await syncConfiguredSchedules(engine, config);
 }
 
@@ -202,8 +221,15 @@ export async function startServer(
     sessions,
     version: VERSION,
   });
+  // Several servers on the store: a registration made on another one is loaded here too.
+  let follow: (event: EventRecord) => void = () => {};
   const engine = new Engine({
     store,
+    cluster: {
+      leaseMs: config.server.leaseMs,
+      url: config.server.publicUrl ?? null,
+      onRegistration: (event) => follow(event),
+    },
     pools: config.pools,
     defaults: config.defaults,
     extensions: { agent: agentRunner, ask: checkedAsk(askPerson) },
@@ -212,8 +238,20 @@ export async function startServer(
     idempotencyWindowMs: config.server.idempotencyWindowMs,
     retainMs: config.server.retainMs ?? undefined,
   });
+  const registrar = new Registrar({
+    engine,
+    configFile: config.file,
+    configDir: config.configDir,
+    roots: workflowRoots(config),
+  });
+  follow = (event) => {
+    void registrar.follow(event).then((problem) => {
+      if (problem)
+        logger.error({ err: problem }, `cannot follow ${event.name}: ${problem.message}`);
+    });
+  };
   try {
-    await registerConfigured(engine, config, logger);
+    await registerConfigured(engine, config, logger, registrar);
   } catch (err) {
     await store.close();
     throw err;
@@ -240,12 +278,7 @@ export async function startServer(
   const app = await buildApp({
     service,
     agent: new AgentService(engine, sessions),
-    registrar: new Registrar({
-      engine,
-      configFile: config.file,
-      configDir: config.configDir,
-      roots: workflowRoots(config),
-    }),
+    registrar,
     plugins: new PluginHost(engine, service),
     events: {
       bus: engine.bus,
@@ -282,6 +315,12 @@ export async function startServer(
     return stopping;
   };
   await engine.start();
+  if (engine.cluster) {
+    logger.info(
+      { server_id: engine.cluster.id, lease_s: engine.cluster.leaseMs / 1000 },
+      `Joined the servers of ${redactStoreUrl(config.server.store)} as ${engine.cluster.id}`,
+    );
+  }
   try {
     await app.listen({ host: config.server.host, port: config.server.port });
   } catch (err) {

@@ -124,13 +124,25 @@ export class EngineOperatorService implements OperatorService {
     }
     // Counted in the store's indexes of live rows: health is open to anyone, so it must not
     // cost in proportion to what the store holds.
-    return {
+    const health: S.HealthOut = {
       ok: true,
       version: this.version,
       pools,
       runs_running: await this.store.countRuns("running"),
       tasks_in_progress: await this.store.countTasks("in_progress"),
     };
+    const cluster = this.engine.cluster;
+    const shared = this.engine.store.cluster;
+    if (cluster && shared) {
+      health.server_id = cluster.id;
+      health.servers = (await shared.servers()).map((s) => ({
+        ...s,
+        started: isoTime(s.started),
+        heartbeat: isoTime(s.heartbeat),
+        lease_until: isoTime(s.lease_until),
+      }));
+    }
+    return health;
   }
 
   async ready(): Promise<S.ReadyOut> {

@@ -215,13 +215,16 @@ describe("the engine's events fit the map", () => {
       first.register(ops.wf);
       const { run_id } = await first.service.submitRun("events_restart", { title: "t" });
       await first.waitEvent("task.started", (e) => e.run_id === run_id);
+      // A server of a shared store (PostgreSQL) hands its attempts back as it stops.
+      const shared = first.engine.cluster !== null;
       await first.close();
       expect(problemsOf(first.events)).toEqual([]);
+      if (shared) expect(first.named("engine.recovered").length).toBe(1);
       const second = await startHarness({ dir, start: false });
       second.register(blocking("events_restart").wf);
       await second.engine.start();
       try {
-        await second.waitEvent("engine.recovered");
+        if (!shared) await second.waitEvent("engine.recovered");
         expect(problemsOf(second.events)).toEqual([]);
       } finally {
         await second.close();

@@ -172,8 +172,8 @@ export class Commands {
   }
 
   /** Brings the registrations table in line with the registry (at start). */
-  syncRegistrations(): Promise<void> {
-    return syncRegistrations(this.#core);
+  syncRegistrations(options?: { keepOthers?: boolean }): Promise<void> {
+    return syncRegistrations(this.#core, options);
   }
 
   // Plugins.

@@ -93,14 +93,20 @@ async function requeueStopped(work: Work, tasks: readonly TaskRecord[]): Promise
 /**
  * At start the registry is rebuilt from the configuration (or the demo). The store's
  * registration rows outlive the process, so they are brought in line: rows of workflows not
- * registered any more go, and every registered workflow gets (or keeps) its row. A row that
+ * registered any more go (unless other servers share the store: `keepOthers`), and every
+ * registered workflow gets (or keeps) its row. A row that
  * survives keeps its place, so the plugin manifest's registration order survives restarts.
  */
-export async function syncRegistrations(core: EngineCore): Promise<void> {
+export async function syncRegistrations(
+  core: EngineCore,
+  options: { keepOthers?: boolean } = {},
+): Promise<void> {
   const stored = await core.store.listRegistrations();
   const registered = core.registry.workflows;
   await core.uow.run(async (work) => {
     for (const row of stored) {
+      // Beside running servers, their registrations are theirs to keep (the server adopts them).
+      if (options.keepOthers) continue;
       if (!registered.has(row.workflow)) await work.tx.deleteRegistration(row.workflow);
     }
     for (const wf of registered.values()) {

@@ -3,7 +3,12 @@
 // configuration row when asked (a failed write leaves the engine untouched), then has the
 // engine's registration command commit the store row, the in-memory registry and the
 // `workflow.*` event together.
-import { type Engine, inFlightTasks, type RegisteredWorkflow } from "../../engine/index.ts";
+import {
+  type Engine,
+  type EventRecord,
+  inFlightTasks,
+  type RegisteredWorkflow,
+} from "../../engine/index.ts";
 import type { LoadedWorkflow, TargetPlace } from "../../loading/index.ts";
 import { commanded, conflict, ServiceError } from "../errors.ts";
 import type * as S from "../schemas/index.ts";
@@ -102,6 +107,53 @@ export class Registrar implements WorkflowRegistrar {
         persisted: removedRow ? this.#persistTo : null,
       };
     });
+  }
+
+  /**
+   * Several servers share the store: another server registered, replaced or removed a
+   * workflow (its `workflow.*` event). This server loads the same target into memory (or drops
+   * the workflow); the store row and the event are the other server's. Answers the problem when
+   * the target does not load here (the servers' files differ).
+   */
+  follow(event: EventRecord): Promise<Error | null> {
+    return this.#serial(async () => {
+      const data = event.data as { workflow?: string; target?: string | null; pool?: string };
+      const name = data.workflow;
+      if (typeof name !== "string") return null;
+      if (event.name === "workflow.unregistered") {
+        this.#engine.forget(name);
+        return null;
+      }
+      return this.#adopt({ workflow: name, target: data.target ?? null, pool: data.pool ?? "" });
+    });
+  }
+
+  /** At start beside running servers: loads the registrations they hold that this one lacks. */
+  async adoptStored(): Promise<Error[]> {
+    const problems: Error[] = [];
+    for (const row of await this.#engine.store.listRegistrations()) {
+      if (this.#engine.registry.workflows.has(row.workflow)) continue;
+      const problem = await this.#serial(() => this.#adopt(row));
+      if (problem) problems.push(problem);
+    }
+    return problems;
+  }
+
+  async #adopt(row: { workflow: string; target: string | null; pool: string }) {
+    const current = this.#engine.registry.workflows.get(row.workflow);
+    if (current && current.target === row.target && current.pool === row.pool) return null;
+    if (row.target === null || !this.#engine.registry.pools.has(row.pool)) {
+      return new Error(
+        `workflow ${row.workflow}: no target, or pool ${row.pool} is not configured here`,
+      );
+    }
+    try {
+      const loaded = await loadForRegistration(row.target, this.#place);
+      this.#engine.register(registeredWorkflow(loaded, row.pool, row.target));
+      return null;
+    } catch (err) {
+      return new Error(`workflow ${row.workflow} (${row.target}): ${(err as Error).message}`);
+    }
   }
 
   /** The requested pool, or the default one: `default` if it exists, else the first. */

@@ -10,6 +10,27 @@ export const HealthOut = named(
     pools: z.record(z.string(), z.object({ capacity: int(), in_flight: int() })).optional(),
     runs_running: int().optional(),
     tasks_in_progress: int().optional(),
+    server_id: z.string().optional().meta({
+      description:
+        "This server's id, where several servers share a PostgreSQL store (absent on SQLite).",
+    }),
+    servers: z
+      .array(
+        z.object({
+          id: z.string(),
+          host: z.string(),
+          pid: int(),
+          url: z.string().nullable(),
+          started: isoDate(),
+          heartbeat: isoDate(),
+          lease_until: isoDate(),
+        }),
+      )
+      .optional()
+      .meta({
+        description:
+          "The live servers sharing the store (lease not run out), oldest first; absent on SQLite.",
+      }),
   }),
 );
 export type HealthOut = z.infer<typeof HealthOut>;

@@ -46,7 +46,10 @@ export class PgCluster implements StoreCluster {
     this.#channel = `yardmaster_${target.schema}`;
   }
 
-  async join(server: { id: string; host: string; pid: number; url: string | null }, leaseMs: number) {
+  async join(
+    server: { id: string; host: string; pid: number; url: string | null },
+    leaseMs: number,
+  ) {
     this.#self = server;
     await this.#connect();
     await servers.joinServer(this.db, server, leaseMs);

@@ -24,8 +24,8 @@
 import type pg from "pg";
 import type { Store, StoreProbe, StoreWriter } from "../../engine/index.ts";
 import { TransactionQueue } from "../transaction-queue.ts";
+import { PgCluster } from "./cluster.ts";
 import {
-  CONNECT_TIMEOUT_MS,
   describeFailure,
   openPools,
   type Pools,
@@ -35,7 +35,6 @@ import {
 } from "./connection.ts";
 import { MIGRATIONS, migrate, schemaVersion } from "./migrations.ts";
 import { PgReader } from "./reader.ts";
-import { PgCluster } from "./cluster.ts";
 import { poolDb, runBatch } from "./transaction.ts";
 
 export type { PostgresOptions } from "./connection.ts";
@@ -61,7 +60,10 @@ export class PostgresStore extends PgReader implements Store {
     this.label = target.label;
     this.#pools = pools;
     this.cluster = new PgCluster(target, poolDb(pools.reader));
-    const batch = { schema: target.schema, committed: (last: number) => this.cluster.committed(last) };
+    const batch = {
+      schema: target.schema,
+      committed: (last: number) => this.cluster.committed(last),
+    };
     this.#queue = new TransactionQueue(
       (units) => runBatch(pools.writer, units, batch),
       POSTGRES_MAX_BATCH,

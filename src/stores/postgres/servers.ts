@@ -94,6 +94,7 @@ export async function orphanedTasks(
   db: Db,
   owners: readonly string[] | null,
 ): Promise<TaskRecord[]> {
-  const found = owners === null ? await rows(db, ORPHANED) : await rows(db, OWNED_BY, [[...owners]]);
+  const found =
+    owners === null ? await rows(db, ORPHANED) : await rows(db, OWNED_BY, [[...owners]]);
   return found.map(toTask);
 }
