@@ -1747,6 +1747,8 @@ export interface components {
        * @description While the attempt sleeps (`ctx.sleep`, status `waiting`): when it wakes. Absent otherwise.
        */
       sleep_until?: string;
+      /** @description Where several servers share a PostgreSQL store: the server whose claim holds (or held) the attempt (see `GET /api/health`). Absent on SQLite and on an attempt never claimed. */
+      server_id?: string;
     };
     SubmissionOut: {
       id: number;
@@ -1806,6 +1808,8 @@ export interface components {
        * @description While the attempt sleeps (`ctx.sleep`, status `waiting`): when it wakes. Absent otherwise.
        */
       sleep_until?: string;
+      /** @description Where several servers share a PostgreSQL store: the server whose claim holds (or held) the attempt (see `GET /api/health`). Absent on SQLite and on an attempt never claimed. */
+      server_id?: string;
       submissions: components["schemas"]["SubmissionOut"][];
     };
     StreamChunk: {

@@ -13,7 +13,7 @@ import type { TaskContext } from "../authoring/index.ts";
 import {
   enterWait,
   leaveWait,
-  resumeFromWait,
+  takeSlotBack,
   signalCheck,
   whenNoOtherWaits,
 } from "./ask-waits.ts";
@@ -180,10 +180,8 @@ export async function awaitAnswer(
   await Promise.race([whenNoOtherWaits(waits), h.live.abort.untilStopped()]);
   // A stopped attempt is never given its slot back, so the wait for it must end on abort too.
   // Several asks answered together: the first takes the slot, the others find it taken.
-  await Promise.race([h.core.slots.reacquire(h.live), h.live.abort.untilStopped()]);
-  signalCheck(h);
+  await takeSlotBack(h, req.id);
   const answered = (await h.core.store.getRequest(req.id))!;
-  await resumeFromWait(h, req.id);
   h.live.timer?.resume();
   return answered;
 }

@@ -13,7 +13,7 @@
 import {
   enterWait,
   leaveWait,
-  resumeFromWait,
+  takeSlotBack,
   signalCheck,
   whenNoOtherWaits,
 } from "./ask-waits.ts";
@@ -33,9 +33,7 @@ export async function sleepUntil(h: AttemptHandle, wake: number, ordinal: number
     leaveWait(waits);
   }
   await Promise.race([whenNoOtherWaits(waits), h.live.abort.untilStopped()]);
-  await Promise.race([h.core.slots.reacquire(h.live), h.live.abort.untilStopped()]);
-  signalCheck(h);
-  await resumeFromWait(h, null);
+  await takeSlotBack(h, null);
   h.live.timer?.resume();
 }
 

@@ -88,6 +88,12 @@ export interface TaskGuard {
   status?: readonly TaskStatus[];
   /** Only update when the row's claim counter equals this (the claimer still owns it). */
   claim?: number;
+  /**
+   * Shared stores: only update while fewer than `capacity` attempts of `workflows` are in
+   * progress on every server (a resumed attempt takes its pool slot back). A store with one
+   * server leaves this to the pool's slots in memory and ignores it.
+   */
+  room?: { workflows: readonly string[]; capacity: number };
 }
 
 /** Run statuses of runs not ended, which the store counts (countRuns). */

@@ -53,6 +53,11 @@ export const TaskView = named(
       isoDate().optional(),
       "While the attempt sleeps (`ctx.sleep`, status `waiting`): when it wakes. Absent otherwise.",
     ),
+    server_id: doc(
+      z.string().optional(),
+      "Where several servers share a PostgreSQL store: the server whose claim holds (or held) " +
+        "the attempt (see `GET /api/health`). Absent on SQLite and on an attempt never claimed.",
+    ),
   }),
   "One attempt of one node. It never carries a token.",
 );

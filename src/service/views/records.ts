@@ -43,6 +43,7 @@ export function taskView(t: TaskRecord): TaskView {
   if (t.stats) view.stats = t.stats;
   if (t.not_before !== null) view.not_before = iso(t.not_before);
   if (t.sleep_until !== null && t.status === "waiting") view.sleep_until = iso(t.sleep_until);
+  if (t.owner != null) view.server_id = t.owner;
   return view;
 }
 

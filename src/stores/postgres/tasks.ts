@@ -107,6 +107,13 @@ function guardOf(guard: TaskGuard): Guard {
     values.push(guard.claim);
     text += ` AND claim = $G${values.length}`;
   }
+  if (guard.room !== undefined) {
+    values.push([...guard.room.workflows], guard.room.capacity);
+    text +=
+      " AND (SELECT count(*) FROM tasks b JOIN runs br ON br.id = b.run_id" +
+      ` WHERE b.status = 'in_progress' AND br.workflow = ANY($G${values.length - 1}::text[]))` +
+      ` < $G${values.length}`;
+  }
   return { text, values };
 }
 
