@@ -10,13 +10,7 @@
 // was stopped, e.g. an operator set the waiting task back to ready) can no longer be answered, so
 // the body asks again with a new request.
 import type { TaskContext } from "../authoring/index.ts";
-import {
-  enterWait,
-  leaveWait,
-  takeSlotBack,
-  signalCheck,
-  whenNoOtherWaits,
-} from "./ask-waits.ts";
+import { enterWait, leaveWait, signalCheck, takeSlotBack, whenNoOtherWaits } from "./ask-waits.ts";
 import { attemptOwnsRow } from "./attempt-guard.ts";
 import type { Json, RequestOption, RequestRecord, TaskRecord } from "./domain.ts";
 import { type AttemptHandle, stoppedReason } from "./task-context.ts";

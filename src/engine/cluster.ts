@@ -18,7 +18,7 @@ import { hostname } from "node:os";
 import { ulid } from "ulid";
 import type { EngineCore } from "./core.ts";
 import type { EventRecord } from "./domain.ts";
-import { EventSequencer } from "./event-sequencer.ts";
+import { EventSequencer, markRemote } from "./event-sequencer.ts";
 import { Interrupt, type InterruptReason } from "./interrupt.ts";
 import { releaseAttempts, requeueAnswered } from "./recovery.ts";
 import type { ClaimScope, StoreCluster } from "./store.ts";
@@ -98,6 +98,7 @@ export class ClusterMember {
     };
     this.#stopListening = this.store.listen((notice) => {
       if (notice.kind === "unstored") {
+        markRemote(notice.events);
         this.core.bus.publish(notice.events);
         this.#heard(notice.events);
       } else sequencer.catchUp();
@@ -132,6 +133,17 @@ export class ClusterMember {
     };
     await this.store.join(server, this.leaseMs);
     this.#lastRenewed = Date.now();
+    this.#share((await this.store.servers()).length);
+  }
+
+  /** Each pool's share of its capacity with `servers` live servers; more room wakes it. */
+  #share(servers: number): void {
+    for (const pool of this.core.registry.pools.values()) {
+      const share = Math.ceil(pool.capacity / Math.max(1, servers));
+      const grew = share > pool.share;
+      pool.share = share;
+      if (grew) this.core.wake(pool.name);
+    }
   }
 
   #beat(): void {
@@ -158,6 +170,7 @@ export class ClusterMember {
     }
     if (renewed === null) return;
     this.#sequencer?.catchUp();
+    this.#share((await this.store.servers()).length);
     const dead = await this.store.deadServers(this.#id);
     if (dead.length) await this.#reap(dead, false);
   }

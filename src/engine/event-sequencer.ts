@@ -15,6 +15,23 @@ import type { StoreReader } from "./store.ts";
 
 const PAGE = 500;
 
+/** Events another server committed (or published unstored), as this server published them. */
+const remoteEvents = new WeakSet<EventRecord>();
+
+/**
+ * Whether another server sharing the store committed the event: a listener that accounts for
+ * what this server did (its logs, metrics, traces) passes over such events, so that the sum
+ * over the servers counts each event once.
+ */
+export function isRemote(event: EventRecord): boolean {
+  return remoteEvents.has(event);
+}
+
+/** Marks events as another server's. */
+export function markRemote(events: readonly EventRecord[]): void {
+  for (const e of events) remoteEvents.add(e);
+}
+
 /** A stored event's id (only unstored events have none). */
 const idOf = (e: EventRecord): number => e.id ?? 0;
 
@@ -82,7 +99,10 @@ export class EventSequencer {
           if (id <= this.#last) continue;
           const mine = this.#waiting.get(id);
           if (mine) this.#waiting.delete(id);
-          else remote.push(e);
+          else {
+            remote.push(e);
+            remoteEvents.add(e);
+          }
           out.push(mine ?? e);
           this.#last = id;
         }

@@ -85,6 +85,7 @@ export {
 export { DEFAULT_IDEMPOTENCY_WINDOW_MS, Engine, type EngineOptions } from "./engine.ts";
 export { type DomainErrorCode, EngineError } from "./errors.ts";
 export { EventBus, type EventListener } from "./event-bus.ts";
+export { isRemote } from "./event-sequencer.ts";
 // The event vocabulary: every core event's name and data schema (the service's OpenAPI
 // description and the console's types derive from it).
 export {

@@ -19,10 +19,17 @@ export interface Pool {
    * slot, but they are not reported as in flight: nothing runs on them.
    */
   reserved: number;
+  /**
+   * The slots this server may lease: the capacity, or where several servers share the store
+   * its share of it, the capacity over the live servers rounded up (cluster.ts), so that work
+   * spreads over the servers instead of staying with whichever holds the slots (a finishing
+   * attempt hands its slot on). The capacity itself is counted over all servers by the claim.
+   */
+  share: number;
 }
 
 /** Slots of `pool` that no attempt holds and no claim under way was promised. */
-export const freeSlots = (pool: Pool): number => pool.capacity - pool.inFlight - pool.reserved;
+export const freeSlots = (pool: Pool): number => pool.share - pool.inFlight - pool.reserved;
 
 export interface RegisteredWorkflow {
   readonly name: string;
@@ -50,7 +57,7 @@ export class Registry {
     readonly defaults: NodeDefaults,
   ) {
     for (const [name, { capacity }] of Object.entries(pools)) {
-      this.pools.set(name, { name, capacity, inFlight: 0, reserved: 0 });
+      this.pools.set(name, { name, capacity, inFlight: 0, reserved: 0, share: capacity });
     }
   }
 

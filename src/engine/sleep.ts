@@ -10,13 +10,7 @@
 // what is left. A server that stops while an attempt sleeps leaves the row `waiting`; the next
 // start sets it `ready` with `not_before` = its wake time (engine.ts), so it runs again when due,
 // never before, holding no slot meanwhile.
-import {
-  enterWait,
-  leaveWait,
-  takeSlotBack,
-  signalCheck,
-  whenNoOtherWaits,
-} from "./ask-waits.ts";
+import { enterWait, leaveWait, signalCheck, takeSlotBack, whenNoOtherWaits } from "./ask-waits.ts";
 import { type AttemptHandle, stoppedReason } from "./task-context.ts";
 
 /** Parks the attempt until `wake` (epoch ms), unless the call's stored wake time says sooner. */

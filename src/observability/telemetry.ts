@@ -3,12 +3,13 @@
 // and a listener on the event bus for what happens to runs (submitted, ended), which the service
 // decides as much as the engine does.
 import { context } from "@opentelemetry/api";
-import type {
-  AttemptFacts,
-  AttemptOutcome,
-  AttemptWatch,
-  EngineObserver,
-  EventBus,
+import {
+  type AttemptFacts,
+  type AttemptOutcome,
+  type AttemptWatch,
+  type EngineObserver,
+  type EventBus,
+  isRemote,
 } from "../engine/index.ts";
 import { EngineLog } from "./engine-log.ts";
 import type { Logger } from "./logger.ts";
@@ -33,6 +34,8 @@ export class Telemetry implements EngineObserver {
     this.metrics.watch(sources);
     bus.subscribe((event) => {
       if (event.run_id === null || !event.name.startsWith("run.")) return;
+      // Another server's run events are that server's to log, count and trace.
+      if (isRemote(event)) return;
       this.#tracing.runEvent(event);
       this.metrics.runEvent(event);
       this.#log.runEvent(event);
