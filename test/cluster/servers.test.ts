@@ -6,7 +6,7 @@
 // server carries every server's events in id order without a gap, and operations, answers,
 // registrations and a token rotation made on one server act on the others.
 import type { ChildProcess } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { dropSchemas, freshSchema, postgres, withAdmin, withSchema } from "../support/postgres.ts";
@@ -350,7 +350,6 @@ describe.skipIf(skipped)(title("several servers on one PostgreSQL schema"), () =
     const c = await cluster(2, "require_token = true\nlease = 60");
     const [a, b] = c.servers;
     const tokenFile = join(c.dir, ".yardmaster", "operator-token");
-    const { readFileSync } = await import("node:fs");
     let token = readFileSync(tokenFile, "utf8").trim();
     const auth = () => ({ authorization: `Bearer ${token}` });
     const ids = [await serverId(a, auth()), await serverId(b, auth())];
@@ -482,5 +481,74 @@ describe.skipIf(skipped)(title("several servers on one PostgreSQL schema"), () =
       task_ids: [first.id],
       server_id: first.server_id,
     });
+  });
+
+  it("a server paused past its lease loses its attempts to another, stops them and joins again", {
+    timeout: 120_000,
+  }, async () => {
+    const c = await cluster(2, "lease = 2");
+    const ids = [await serverId(c.servers[0]), await serverId(c.servers[1])];
+    const held = await c.servers[0].call("POST", "/api/workflows/hold/runs", { title: "p1" });
+    expect(held.status).toBe(201);
+    const runAt = (s: Served) => s.call("GET", `/api/runs/${held.body.run_id}`);
+    const first = await eventually(async () => {
+      const task = (await runAt(c.servers[0])).body.tasks?.[0];
+      return task?.status === "in_progress" && task.server_id ? task : null;
+    }, "p1 running");
+    const paused = c.servers[ids.indexOf(first.server_id)];
+    const other = c.servers[1 - ids.indexOf(first.server_id)];
+    paused.child.kill("SIGSTOP");
+    try {
+      // The other server sees the lease run out and runs the attempt itself.
+      const moved = await eventually(
+        async () => {
+          const task = (await runAt(other)).body.tasks?.[0];
+          return task?.status === "in_progress" && task.server_id === ids[c.servers.indexOf(other)]
+            ? task
+            : null;
+        },
+        "p1 taken over",
+        30_000,
+      );
+      expect(moved.id).toBe(first.id);
+    } finally {
+      paused.child.kill("SIGCONT");
+    }
+    // Back, the paused server finds its lease gone: it stops its body without writing, and
+    // serves again under a new id.
+    await eventually(
+      () => {
+        try {
+          return readFileSync(join(c.dir, "aborted-p1"), "utf8") === String(paused.child.pid);
+        } catch {
+          return false;
+        }
+      },
+      "the paused server's body stopped",
+      30_000,
+    );
+    const rejoined = await eventually(async () => {
+      const id = (await paused.call("GET", "/api/health")).body.server_id;
+      return id && id !== first.server_id ? id : null;
+    }, "a new id");
+    expect(ids).not.toContain(rejoined);
+    const task = (await runAt(other)).body.tasks[0];
+    expect(task.status).toBe("in_progress");
+    expect(task.server_id).toBe(ids[c.servers.indexOf(other)]);
+    const recovered = await sql(
+      c.schema,
+      "SELECT data FROM events WHERE name = 'engine.recovered'",
+    );
+    expect(recovered.map((r) => r.data)).toContainEqual({
+      task_ids: [first.id],
+      server_id: first.server_id,
+    });
+    // Nothing was written for the attempt by the server that lost it.
+    const written = await sql(
+      c.schema,
+      "SELECT name FROM events WHERE task_id = $1 AND name IN ('task.done', 'task.failed', 'task.cancelled')",
+      [first.id],
+    );
+    expect(written).toEqual([]);
   });
 });
