@@ -1,13 +1,15 @@
 // One engine: a store, an event bus, the registry of workflows and pools, the dispatcher and
 // the attempts live in this process.
 //
-// Lifecycle. `start()` recovers: attempts a crash left `in_progress` are reset to `ready`
-// (`engine.recovered`) and will run again, since their outcome was never committed. `stop()`
-// stops claiming, interrupts live attempts without writing their rows (`engine.stopping`),
-// and waits for them (bounded); the next start recovers them the same way. What an agent asked
-// (a permission, an HTTP ask) went with its session, which died with the process: those
-// requests go stale at start, its task token is revoked, and a task that waited only on them
-// runs again.
+// Lifecycle. `start()` recovers (recovery.ts): with the store to itself, attempts a crash left
+// `in_progress` are reset to `ready` (`engine.recovered`) and run again, since their outcome
+// was never committed; on a store several servers share (`store.cluster`), it joins them and
+// recovers only dead servers' attempts (cluster.ts). `stop()` stops claiming, interrupts live
+// attempts without writing their rows (`engine.stopping`) and waits for them (bounded); alone,
+// the next start recovers them, and beside other servers they are handed back at once. What an
+// agent asked (a permission, an HTTP ask) went with its session, which died with the process:
+// those requests go stale, its task token is revoked, and a task that waited only on them runs
+// again.
 
 import { askPerson } from "./ask.ts";
 import { type Clock, systemClock } from "./clock.ts";
