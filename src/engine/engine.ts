@@ -199,8 +199,9 @@ export class Engine implements EngineCore {
     for (const id of ids) this.interrupt(id, new Interrupt("shutdown"));
     const grace = new Promise((r) => setTimeout(r, this.#graceMs).unref());
     await Promise.race([this.#dispatcher.drain(), grace]);
-    // Several servers: what this one held runs elsewhere now, not after a lease runs out.
-    await this.cluster?.handBack();
+    // Several servers: what this one held runs elsewhere now, not after a lease runs out (if
+    // the store cannot be reached, the others take it when this server's lease runs out).
+    await this.cluster?.handBack().catch(this.#onError);
     return ids;
   }
 }
