@@ -8,7 +8,7 @@
 import type { ChildProcess } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { dropSchemas, freshSchema, postgres, withAdmin, withSchema } from "../support/postgres.ts";
 import { crash, killAll, rotateToken, type Served, serve, serverDir } from "../support/serve.ts";
 import { openStream } from "../support/sse.ts";
@@ -110,7 +110,8 @@ async function cluster(n: number, extra: string): Promise<Cluster> {
     schema,
     servers: [],
     async start() {
-      const served = await serve({ dir, toml: toml(extra), store: url, children });
+      // Three servers starting on two busy cores may take a while to print their ready line.
+      const served = await serve({ dir, toml: toml(extra), store: url, children, readyMs: 90_000 });
       c.servers.push(served);
       return served;
     },
@@ -171,6 +172,7 @@ describe.skipIf(skipped)(title("several servers on one PostgreSQL schema"), () =
     // The pool's in-progress count, sampled from the store the whole time.
     let maxInProgress = 0;
     let sampling = true;
+    let answering = true;
     const sampler = (async () => {
       while (sampling) {
         const [row] = await sql(
@@ -181,6 +183,11 @@ describe.skipIf(skipped)(title("several servers on one PostgreSQL schema"), () =
         await new Promise((r) => setTimeout(r, 20));
       }
     })();
+    // A failed test stops the sampler and the answerer too, before its schema is dropped.
+    onTestFinished(() => {
+      sampling = false;
+      answering = false;
+    });
 
     // 2,000 runs of three workflows, in batches of 250 spread over the servers (interleaved).
     const batches: Array<{ workflow: string; titles: string[] }> = [];
@@ -197,7 +204,6 @@ describe.skipIf(skipped)(title("several servers on one PostgreSQL schema"), () =
     expect(expected.chain + expected.fan + expected.asks).toBe(2000);
 
     // Asks are answered through a server other than the one whose body waits on them.
-    let answering = true;
     const answered = new Set<number>();
     let crossAnswers = 0;
     const answerer = (async () => {

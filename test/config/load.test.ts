@@ -56,6 +56,7 @@ describe("loadConfig defaults", () => {
         maxConnections: 2000,
         maxEventStreams: 1000,
         idempotencyWindowMs: 86_400_000,
+        leaseMs: 15_000,
       },
       log: { level: "info", format: "auto" },
       origins: expect.objectContaining({ "server.port": "default", "log.level": "default" }),
