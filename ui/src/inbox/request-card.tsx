@@ -1,6 +1,7 @@
 // One request for human input: who asked, the prompt (untrusted: sanitized markdown), a
 // permission request's tool call, and either the answer controls or the recorded answer.
 import type { RequestView } from "../api/types.ts";
+import { CopyButton } from "../components/copy-button.tsx";
 import { JsonView } from "../components/json-view.tsx";
 import { Markdown } from "../components/markdown.tsx";
 import { TimeAgo } from "../components/time.tsx";
@@ -56,6 +57,10 @@ export function RequestCard({
         <code className="chip chip-node">{r.node}</code>
         <span className="muted small">
           task #{r.task_id} · asked by {r.source} <TimeAgo iso={r.created} />
+        </span>
+        <span className="muted small nowrap">
+          request #{r.id}
+          <CopyButton text={String(r.id)} what={`request id ${r.id}`} />
         </span>
         <span className={`chip state-${state}`}>{state}</span>
       </header>

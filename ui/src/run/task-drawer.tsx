@@ -8,6 +8,7 @@ import type {
   TaskDetail,
   TaskError,
 } from "../api/types.ts";
+import { CopyButton } from "../components/copy-button.tsx";
 import { ErrorNote } from "../components/error-note.tsx";
 import { JsonView } from "../components/json-view.tsx";
 import { StatusBadge } from "../components/status.tsx";
@@ -19,6 +20,7 @@ import { PanelList, usePanels } from "../plugins/panels.tsx";
 import { setSearchParam } from "../router.tsx";
 import { Drawer } from "./drawer.tsx";
 import { ExplainSection } from "./explain-section.tsx";
+import { type TaskPhases, totalsText } from "./phases.ts";
 import { TaskActions } from "./task-actions.tsx";
 import { branchText } from "./tasks-table.tsx";
 import { Transcript } from "./transcript.tsx";
@@ -31,7 +33,7 @@ function branchOutput(task: TaskDetail): string {
   return "not yet known";
 }
 
-function Facts({ task }: { task: TaskDetail }) {
+function Facts({ task, phases }: { task: TaskDetail; phases: TaskPhases | null }) {
   const rows: [string, string][] = [
     ["Node", task.node],
     ["Attempt", String(task.attempt)],
@@ -40,7 +42,7 @@ function Facts({ task }: { task: TaskDetail }) {
     ["Created", formatTime(task.created)],
     ["Started", formatTime(task.started)],
     ["Finished", formatTime(task.finished)],
-    ["Took", duration(task.started, task.finished)],
+    ["Took", phases ? totalsText(phases.totals) : duration(task.started, task.finished)],
     ["Branch output", branchOutput(task)],
   ];
   return (
@@ -124,10 +126,12 @@ export function TaskDrawer({
   taskId,
   run,
   graph,
+  phases = null,
 }: {
   taskId: number;
   run: RunDetail;
   graph: GraphOut | null;
+  phases?: TaskPhases | null;
 }) {
   const task = useQuery(`task/${taskId}`, () => get<TaskDetail>(`/api/tasks/${taskId}`));
   const rejected = useQuery(`task/${taskId}/rejections`, () =>
@@ -157,6 +161,7 @@ export function TaskDrawer({
       title={
         <>
           <span className="mono">Task #{taskId}</span>
+          <CopyButton text={String(taskId)} what="task id" />
           {t && <StatusBadge status={t.status} />}
         </>
       }
@@ -173,7 +178,7 @@ export function TaskDrawer({
                 <ExplainSection task={t} />
                 {t.error && <pre className="error-detail">{t.error}</pre>}
                 {t.error && <ErrorStack taskId={taskId} />}
-                <Facts task={t} />
+                <Facts task={t} phases={phases} />
                 <JsonView label="payload" value={t.payload} open />
                 <JsonView label="result" value={t.result} open />
                 {t.stats && <JsonView label="stats" value={t.stats} />}
