@@ -190,3 +190,101 @@ describe("a run on a phone (defect 8)", () => {
     await page.close();
   }, 60_000);
 });
+
+/** The run's first pending request, once it is open. */
+const pendingRequest = (run: string) =>
+  eventually(async () => {
+    const list = (await s.call("GET", `/api/requests?pending=true&run=${run}`)).body as any[];
+    return list[0];
+  }, "a pending request");
+
+describe("a request answered elsewhere while typing (inbox)", () => {
+  it("keeps the card, says who answered and when, keeps the typed text until dismissed", async () => {
+    const typed = await submitRun(s, "forms", "half typed");
+    const untouched = await submitRun(s, "forms", "untouched");
+    const request = await pendingRequest(typed);
+    const other = await pendingRequest(untouched);
+    const page = await openConsole(browser, s, "/inbox");
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    const card = page.locator(`[data-request-id="${request.id}"]`);
+    await card.locator("textarea").fill("Dana, with a note I was still wri");
+    // Another tab, or the CLI, answers both.
+    for (const r of [request, other]) {
+      const res = await s.call("POST", `/api/requests/${r.id}/answer`, { value: "Sam" });
+      expect(res.status).toBe(200);
+    }
+    // The card nobody typed into leaves; the other stays, saying what happened.
+    await page.waitForSelector(`[data-request-id="${other.id}"]`, { state: "detached" });
+    const note = card.locator("[data-elsewhere]");
+    await note.waitFor();
+    const text = await note.innerText();
+    expect(text).toMatch(/Answered elsewhere by another operator .* at .*: "?Sam"?/s);
+    expect(await card.locator(".draft-text").innerText()).toBe("Dana, with a note I was still wri");
+    expect(await card.locator("textarea").count()).toBe(0);
+    await card.locator("button[data-copy='your unsent answer']").click();
+    expect(await clipboard(page)).toBe("Dana, with a note I was still wri");
+    // It stays through later refetches (the run's next request opens meanwhile).
+    await page.waitForTimeout(500);
+    expect(await note.isVisible()).toBe(true);
+    await shot(page, "inbox-elsewhere");
+    await card.getByRole("button", { name: "Dismiss" }).click();
+    await card.waitFor({ state: "detached" });
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
+
+describe("validation messages in words", () => {
+  it("words the form's own checks and the server's refusals, never the validator's text", async () => {
+    const id = await submitRun(s, "approval", "words");
+    const request = await pendingRequest(id);
+    const page = await openConsole(browser, s, "/inbox");
+    const card = `[data-request-id="${request.id}"]`;
+    await page.waitForSelector(`${card} .schema-form`);
+    await page.click(`${card} .schema-form button[type=submit]`);
+    await page.waitForSelector(`${card} .has-error .error-detail`);
+    let shown = await page.locator(`${card} .schema-form`).innerText();
+    expect(shown).toContain("Approver is required");
+    expect(shown).toContain("Budget (EUR) is required");
+    expect(shown).not.toMatch(/must have required property/);
+    await page.fill(`${card} input#root_approver`, "D");
+    await page.fill(`${card} input#root_budget`, "0");
+    await page.click(`${card} .schema-form button[type=submit]`);
+    await page.waitForSelector(`${card} .has-error .error-detail:has-text('at least 1')`);
+    shown = await page.locator(`${card} .schema-form`).innerText();
+    expect(shown).toContain("must be at least 2 characters");
+    expect(shown).toContain("must be at least 1");
+    expect(shown).not.toMatch(/must NOT|>=/);
+
+    // A refusal of the server (a title over 1,000 characters) in the same words.
+    await page.goto(`${s.url}/runs/${id}`);
+    await page.click(".run-head button:has-text('Edit')");
+    await page.fill("dialog[open] input[name=title]", "x".repeat(1001));
+    await page.click("dialog[open] button:has-text('Save')");
+    const issue = page.locator("dialog[open] .error-issues li");
+    await issue.waitFor();
+    expect(await issue.innerText()).toBe("title: must be at most 1000 characters");
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
+
+describe("wording", () => {
+  it("names what each confirmation button does", async () => {
+    const id = await submitRun(s, "asker", "wording");
+    await pendingRequest(id);
+    const page = await openConsole(browser, s, `/runs/${id}`);
+    const buttons = () => page.locator("dialog[open] .modal-actions button").allInnerTexts();
+    await page.click(".run-head button[aria-label=Cancel]");
+    expect(await buttons()).toEqual(["Keep it running", "Cancel run"]);
+    await page.click("dialog[open] button:has-text('Keep it running')");
+    await page.click(".run-head button[aria-label=Delete]");
+    expect(await buttons()).toEqual(["Keep the run", "Delete run"]);
+    await page.keyboard.press("Escape");
+    await page.goto(`${s.url}/workflows/showcase`);
+    await page.click("button:has-text('Remove')");
+    expect(await buttons()).toEqual(["Keep workflow", "Remove workflow"]);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+});

@@ -10,6 +10,7 @@ import type {
 } from "../api/types.ts";
 import { CopyButton } from "../components/copy-button.tsx";
 import { ErrorNote } from "../components/error-note.tsx";
+import { humanMessage } from "../components/human-errors.ts";
 import { JsonView } from "../components/json-view.tsx";
 import { StatusBadge } from "../components/status.tsx";
 import { Tabs } from "../components/tabs.tsx";
@@ -111,7 +112,7 @@ function Submissions({
               {item.rejected.errors.map((e, i) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: errors have no id of their own
                 <li key={i}>
-                  <span className="mono">{e.loc.join(".") || "(root)"}</span>: {e.msg}
+                  <span className="mono">{e.loc.join(".") || "(root)"}</span>: {humanMessage(e.msg)}
                 </li>
               ))}
             </ul>
