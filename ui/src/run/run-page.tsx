@@ -36,7 +36,8 @@ export function RunPage({ runId }: { runId: string }) {
   const panes = usePanels(detail?.workflow ?? null, "run", "pane");
   const cards = usePanels(detail?.workflow ?? null, "run", "card");
   const tab = search.get("tab") ?? "tasks";
-  const phases = usePhases(runId, detail?.tasks ?? NO_TASKS);
+  // Asked once the run is known: an unknown run answers one 404, not two.
+  const phases = usePhases(detail ? runId : null, detail?.tasks ?? NO_TASKS);
   const taskId = search.get("task");
   const node = search.get("node");
   // Gone since it was shown (deleted by another operator): say so instead of showing the old copy.

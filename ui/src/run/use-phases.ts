@@ -27,7 +27,7 @@ export function useRunEvents(runId: string | null) {
 }
 
 /** Each attempt's phases (null until the events are read once). */
-export function usePhases(runId: string, tasks: TaskView[]): Map<number, TaskPhases> | null {
+export function usePhases(runId: string | null, tasks: TaskView[]): Map<number, TaskPhases> | null {
   const events = useRunEvents(runId).data;
   const now = useNow();
   return useMemo(() => {
