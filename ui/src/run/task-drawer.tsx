@@ -1,5 +1,5 @@
 // One attempt in the drawer: detail, live transcript, submissions, actions and task panels.
-import { useCallback, useState } from "react";
+import { type ReactNode, useCallback, useState } from "react";
 import { get } from "../api/client.ts";
 import type {
   GraphOut,
@@ -35,7 +35,14 @@ function branchOutput(task: TaskDetail): string {
 }
 
 function Facts({ task, phases }: { task: TaskDetail; phases: TaskPhases | null }) {
-  const rows: [string, string][] = [
+  const rows: [string, ReactNode][] = [
+    [
+      "Task",
+      <>
+        <span className="mono">{task.id}</span>
+        <CopyButton text={String(task.id)} what="task id" />
+      </>,
+    ],
     ["Node", task.node],
     ["Attempt", String(task.attempt)],
     ["Priority", `${task.priority}${task.explicit ? " (declared)" : ""}`],
@@ -162,7 +169,6 @@ export function TaskDrawer({
       title={
         <>
           <span className="mono">Task #{taskId}</span>
-          <CopyButton text={String(taskId)} what="task id" />
           {t && <StatusBadge status={t.status} />}
         </>
       }
