@@ -115,4 +115,26 @@ describe("the run timeline", () => {
     expect(page.errors).toEqual([]);
     await page.close();
   }, 60_000);
+
+  it("follows a run live: the waiting bar ends when the answer comes, the next nodes appear", async () => {
+    const id = await submitRun(s, "timeline", "live");
+    const page = await openConsole(browser, s, `/runs/${id}?tab=timeline`);
+    const approve = page.locator(".timeline-row[data-node=approve]");
+    await approve.locator(".seg-person").waitFor();
+    expect(await approve.locator(".timeline-outcome .badge").innerText()).toBe("waiting");
+    const request = await eventually(async () => {
+      const list = (await s.call("GET", `/api/requests?pending=true&run=${id}`)).body as any[];
+      return list[0];
+    }, "the request to open");
+    await s.call("POST", `/api/requests/${request.id}/answer`, { value: "go" });
+    await page.waitForSelector(
+      ".timeline-row[data-node=nap] .timeline-outcome .badge:text-is('done')",
+    );
+    expect(await approve.locator(".timeline-outcome .badge").innerText()).toBe("done");
+    expect(
+      await approve.locator(".seg").evaluateAll((els) => els.map((e: any) => e.dataset.phase)),
+    ).toEqual(expect.arrayContaining(["working", "person"]));
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }, 60_000);
 });

@@ -1,5 +1,6 @@
-// The run's stored events, read whole (pages of 1,000, up to 20,000), refetched with the run's
-// other queries when an event touches it, and the attempts' phases computed from them.
+// The run's stored events, read whole (pages of 1,000, up to 20,000) the first time, then only
+// those after the last one read (stored events are only ever appended) each time an event
+// touches the run; the attempts' phases are computed from them.
 import { useMemo } from "react";
 import { enc, get } from "../api/client.ts";
 import type { EventEnvelope, TaskView } from "../api/types.ts";
@@ -10,15 +11,24 @@ import { runPhases, type TaskPhases } from "./phases.ts";
 const PAGE = 1000;
 const MOST = 20_000;
 
+/** What was read of each run shown, to read only what came after it. */
+const read = new Map<string, EventEnvelope[]>();
+
 async function allEvents(runId: string): Promise<EventEnvelope[]> {
-  const out: EventEnvelope[] = [];
+  const out = [...(read.get(runId) ?? [])];
   for (;;) {
     const after = out.at(-1)?.id ?? 0;
     const page = await get<EventEnvelope[]>(
       `/api/runs/${enc(runId)}/events?after=${after}&limit=${PAGE}`,
     );
     out.push(...page);
-    if (page.length < PAGE || out.length >= MOST) return out;
+    if (page.length < PAGE || out.length >= MOST) {
+      read.delete(runId);
+      read.set(runId, out);
+      // The last 20 runs shown are enough.
+      for (const old of read.keys()) if (read.size > 20) read.delete(old);
+      return out;
+    }
   }
 }
 
