@@ -84,7 +84,10 @@ describe("copy buttons", () => {
       (els) => els.filter((el: any) => el.scrollWidth > el.clientWidth + 1).length,
     );
     expect(overflowing).toBe(0);
-    const font = await page.$eval(".json pre", (el: any) => getComputedStyle(el).fontFamily);
+    const font = await page.$eval(
+      ".json pre",
+      (el: any) => (globalThis as any).getComputedStyle(el).fontFamily,
+    );
     expect(font).toMatch(/mono/i);
     await page.close();
   }, 60_000);
@@ -110,7 +113,7 @@ describe("the dark theme", () => {
     const colours = () =>
       page.evaluate(() => {
         const style = (sel: string) =>
-          getComputedStyle((globalThis as any).document.querySelector(sel));
+          (globalThis as any).getComputedStyle((globalThis as any).document.querySelector(sel));
         return {
           page: style("body").backgroundColor,
           text: style("body").color,
@@ -141,7 +144,9 @@ describe("the dark theme", () => {
       await page.goto(s.url + path);
       await page.waitForSelector(".card");
       const c = await page.evaluate(() => {
-        const card = getComputedStyle((globalThis as any).document.querySelector(".card"));
+        const card = (globalThis as any).getComputedStyle(
+          (globalThis as any).document.querySelector(".card"),
+        );
         return { bg: card.backgroundColor, fg: card.color };
       });
       expect(luminance(c.bg)).toBeLessThan(0.05);
