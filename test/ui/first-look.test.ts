@@ -119,7 +119,7 @@ describe("a first look at the console", () => {
     const dialog = page.locator("dialog[open]");
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain("happens again");
-    await dialog.locator("button:has-text('Cancel')").click();
+    await dialog.locator('button:has-text("Don\'t run it again")').click();
     await page.waitForSelector("dialog", { state: "detached" });
     const after = (await s.call("GET", `/api/runs/${id}`)).body;
     expect(after.tasks.length).toBe(run.tasks.length);

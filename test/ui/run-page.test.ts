@@ -72,9 +72,9 @@ describe("the run page", () => {
     );
     const page = await openConsole(browser, s, `/runs/${id}`);
     const first = (await s.call("GET", `/api/runs/${id}`)).body.tasks[0].id;
-    const link = page.locator(`tr[data-task-id="${first}"] .col-id button`);
+    const link = page.locator(`tr[data-task-id="${first}"] .col-id button.link-btn`);
     const inDrawer = page.locator(".drawer :focus");
-    const linkFocused = page.locator(`tr[data-task-id="${first}"] .col-id button:focus`);
+    const linkFocused = page.locator(`tr[data-task-id="${first}"] .col-id button.link-btn:focus`);
     // Enter on the task's id opens its drawer with the focus in it; Escape gives it back.
     await link.focus();
     await page.keyboard.press("Enter");

@@ -72,6 +72,7 @@ interface Ask {
   title: string;
   body: ReactNode;
   confirm: string;
+  keep: string;
   danger: boolean;
   resolve: (ok: boolean) => void;
 }
@@ -87,6 +88,8 @@ export function confirmAction(options: {
   title: string;
   body: ReactNode;
   confirm?: string;
+  /** The button that answers no, as a verb of what it keeps ("Keep running"); "Go back" else. */
+  keep?: string;
   danger?: boolean;
 }): Promise<boolean> {
   return new Promise((resolve) => {
@@ -95,6 +98,7 @@ export function confirmAction(options: {
       title: options.title,
       body: options.body,
       confirm: options.confirm ?? "Confirm",
+      keep: options.keep ?? "Go back",
       danger: options.danger ?? true,
       resolve,
     });
@@ -120,8 +124,7 @@ export function ConfirmHost() {
       <div className="confirm-body">{ask.body}</div>
       <div className="modal-actions">
         <button type="button" className="btn" onClick={() => answer(false)}>
-          {/* "Keep it" answers a destructive question (cancel, delete); otherwise: do nothing. */}
-          {ask.danger ? "Keep it" : "Cancel"}
+          {ask.keep}
         </button>
         <button
           type="button"

@@ -1,6 +1,7 @@
 // An API refusal shown where it happened: the sentence, the stable code, and the extras that
 // help an operator act (a load failure's stage and detail, the pools that exist, field errors).
 import { ApiError } from "../api/client.ts";
+import { issueText } from "./human-errors.ts";
 
 const EXTRAS = ["target", "stage", "path", "workflow", "action", "panel"] as const;
 
@@ -42,8 +43,8 @@ export function ErrorNote({ error, compact }: { error: unknown; compact?: boolea
           {error.issues.length > 0 && (
             <ul className="error-issues">
               {error.issues.map((i) => (
-                <li key={`${i.loc.join(".")}:${i.msg}`}>
-                  <code>{i.loc.join(".")}</code> {i.msg}
+                <li key={`${i.loc.join(".")}:${i.msg}`} data-loc={i.loc.join(".")}>
+                  {issueText(i)}
                 </li>
               ))}
             </ul>

@@ -1,5 +1,7 @@
-// A JSON value, folded by default when it is large, as a native <details> (keyboard-friendly).
+// A JSON value, pretty-printed in monospace with a Copy button; folded by default when it is
+// large, as a native <details> (keyboard-friendly). Long lines wrap: nothing scrolls sideways.
 import { useMemo } from "react";
+import { CopyButton } from "./copy-button.tsx";
 
 export function jsonText(value: unknown): string {
   if (value === undefined) return "—";
@@ -22,6 +24,9 @@ function summary(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }
 
+/** Past this many characters a value starts folded even where it would be shown open. */
+const LARGE = 4000;
+
 export function JsonView({
   value,
   label,
@@ -38,14 +43,16 @@ export function JsonView({
       <div className="json-inline">
         {label && <span className="json-label">{label}</span>}
         <code>{text}</code>
+        <CopyButton text={text} what={label ? `${label} JSON` : "JSON"} />
       </div>
     );
   }
   return (
-    <details className="json" open={open}>
+    <details className="json" open={open && text.length <= LARGE}>
       <summary>
         {label && <span className="json-label">{label}</span>}
         <code className="muted">{summary(value)}</code>
+        <CopyButton text={text} what={label ? `${label} JSON` : "JSON"} />
       </summary>
       <pre>{text}</pre>
     </details>

@@ -2,10 +2,11 @@
 // form requests and plugin actions. Refusals from the server (`errors[].loc`) are shown next to
 // the field they name, under the form's own validation messages.
 import Form from "@rjsf/core";
-import type { ErrorSchema, RJSFSchema } from "@rjsf/utils";
+import type { ErrorSchema, RJSFSchema, RJSFValidationError } from "@rjsf/utils";
 import validator from "@rjsf/validator-ajv8";
 import { useMemo, useState } from "react";
 import { ApiError } from "../api/client.ts";
+import { humanMessage } from "./human-errors.ts";
 
 /** `["body", "value", "address", "city"]` → the path inside the form: `["address", "city"]`. */
 export function formPath(loc: (string | number)[]): (string | number)[] {
@@ -22,16 +23,22 @@ export function serverErrors(error: unknown): ErrorSchema | undefined {
   const root: Tree = {};
   for (const issue of error.issues) {
     let node = root;
-    for (const part of formPath(issue.loc)) {
+    const path = formPath(issue.loc);
+    for (const part of path) {
       node[String(part)] ??= {};
       node = node[String(part)] as Tree;
     }
-    node.__errors = [...(node.__errors ?? []), issue.msg];
+    const field = path.length ? String(path.at(-1)) : "";
+    node.__errors = [...(node.__errors ?? []), humanMessage(issue.msg, field)];
   }
   return root as ErrorSchema;
 }
 
 const ignoreErrors = () => {};
+
+/** The form's own checks (ajv's messages) in plain words, as the server's are. */
+const humanErrors = (errors: RJSFValidationError[]) =>
+  errors.map((e) => ({ ...e, message: humanMessage(e.message ?? "", e.title ?? "") }));
 
 export function SchemaForm(props: {
   schema: Record<string, unknown>;
@@ -41,6 +48,8 @@ export function SchemaForm(props: {
   /** Disables the submit button alone (a field outside the form is not filled in yet). */
   submitDisabled?: boolean;
   onSubmit: (value: unknown) => void;
+  /** Each change of the data (what the operator has typed so far). */
+  onChange?: (value: unknown) => void;
 }) {
   const [data, setData] = useState<unknown>(undefined);
   const extraErrors = useMemo(() => serverErrors(props.error), [props.error]);
@@ -50,11 +59,15 @@ export function SchemaForm(props: {
       schema={props.schema as RJSFSchema}
       validator={validator}
       formData={data}
-      onChange={(e) => setData(e.formData)}
+      onChange={(e) => {
+        setData(e.formData);
+        props.onChange?.(e.formData);
+      }}
       onSubmit={(e) => props.onSubmit(e.formData ?? null)}
       // Without onError rjsf console.errors every validation miss; the misses are already
       // shown beside their fields, which is where the operator looks.
       onError={ignoreErrors}
+      transformErrors={humanErrors}
       extraErrors={extraErrors}
       showErrorList={false}
       noHtml5Validate

@@ -41,6 +41,14 @@ export function duration(from?: string | null, to?: string | null): string {
   return `${Math.floor(ms / 60_000)} m ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
+/** The shared clock (ticks every 15 s): for views that show a duration still growing. */
+export function useNow(): number {
+  return Math.max(
+    useSyncExternalStore(subscribe, () => now),
+    0,
+  );
+}
+
 export function TimeAgo({ iso }: { iso: string }) {
   const at = useSyncExternalStore(subscribe, () => now);
   return (

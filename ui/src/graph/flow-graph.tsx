@@ -12,6 +12,13 @@ import {
 import { LoopEdge } from "./loop-edge.tsx";
 import { NodeCard } from "./node-card.tsx";
 
+// The zoom buttons sit in the bottom-right corner: the fitted graph keeps clear of their column
+// (their 26 px and their 15 px margin), so they never cover the right-hand card.
+const FIT = {
+  padding: { top: "16px", bottom: "16px", left: "16px", right: "52px" },
+  maxZoom: 1.15,
+} as const;
+
 const NODE_TYPES: NodeTypes = { ym: NodeCard as NodeTypes[string] };
 const EDGE_TYPES: EdgeTypes = { loop: LoopEdge as EdgeTypes[string] };
 
@@ -40,7 +47,7 @@ export function FlowGraph(props: {
         nodeTypes={NODE_TYPES}
         edgeTypes={EDGE_TYPES}
         fitView
-        fitViewOptions={{ padding: 0.12, maxZoom: 1.15 }}
+        fitViewOptions={FIT}
         minZoom={0.3}
         maxZoom={1.6}
         nodesDraggable={false}
@@ -49,9 +56,9 @@ export function FlowGraph(props: {
         edgesFocusable={false}
         elementsSelectable={false}
         proOptions={{ hideAttribution: true }}
-        colorMode="light"
+        colorMode="system"
       >
-        <Background gap={18} size={1} color="#e2e8f0" />
+        <Background gap={18} size={1} color="var(--border)" />
         <Controls showInteractive={false} position="bottom-right" />
       </ReactFlow>
     </div>

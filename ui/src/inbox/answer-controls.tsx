@@ -8,6 +8,7 @@ import { ErrorNote } from "../components/error-note.tsx";
 import { SchemaForm } from "../components/schema-form.tsx";
 import { useAction } from "../components/use-action.ts";
 import { invalidate } from "../live/query-cache.ts";
+import { draftOf, dropDraft, formDraft, markSending, setDraft } from "./drafts.ts";
 
 function optionClass(o: RequestOption): string {
   const kind = o.kind ?? "";
@@ -18,12 +19,19 @@ function optionClass(o: RequestOption): string {
 
 export function AnswerControls({ request }: { request: RequestView }) {
   const { busy, error, run } = useAction();
-  const [text, setText] = useState("");
+  // A card shown again (the page left and came back) finds what was typed into it.
+  const [text, setText] = useState(() => draftOf(request.id) ?? "");
   const answer = (body: { option_id?: string; value?: unknown }) =>
     run(async () => {
-      const out = await post<RequestView>(`/api/requests/${request.id}/answer`, body);
-      invalidate(["inbox", `requests/${request.run_id}`, `run/${request.run_id}`, "runs"]);
-      return out;
+      markSending(request.id, true);
+      try {
+        const out = await post<RequestView>(`/api/requests/${request.id}/answer`, body);
+        dropDraft(request.id);
+        invalidate(["inbox", `requests/${request.run_id}`, `run/${request.run_id}`, "runs"]);
+        return out;
+      } finally {
+        markSending(request.id, false);
+      }
     }, `Answered request #${request.id}`);
   return (
     <div className="answer" data-mode={request.mode}>
@@ -50,6 +58,7 @@ export function AnswerControls({ request }: { request: RequestView }) {
           busy={busy}
           error={error}
           onSubmit={(value) => void answer({ value })}
+          onChange={(value) => setDraft(request.id, formDraft(value))}
         />
       )}
       {request.mode === "text" && (
@@ -64,7 +73,10 @@ export function AnswerControls({ request }: { request: RequestView }) {
             rows={3}
             value={text}
             aria-label="Answer"
-            onChange={(e) => setText(e.target.value)}
+            onChange={(e) => {
+              setText(e.target.value);
+              setDraft(request.id, e.target.value);
+            }}
           />
           <button type="submit" className="btn btn-primary" disabled={busy || !text.trim()}>
             Send answer

@@ -1,9 +1,10 @@
 // One request for human input: who asked, the prompt (untrusted: sanitized markdown), a
 // permission request's tool call, and either the answer controls or the recorded answer.
 import type { RequestView } from "../api/types.ts";
+import { CopyButton } from "../components/copy-button.tsx";
 import { JsonView } from "../components/json-view.tsx";
 import { Markdown } from "../components/markdown.tsx";
-import { TimeAgo } from "../components/time.tsx";
+import { formatTime, TimeAgo } from "../components/time.tsx";
 import { Link } from "../router.tsx";
 import { AnswerControls } from "./answer-controls.tsx";
 
@@ -30,16 +31,77 @@ function answerText(r: RequestView): string {
   return typeof r.answer === "string" ? r.answer : JSON.stringify(r.answer);
 }
 
+/** A card kept on screen after another tab or the CLI answered it while this one was typing. */
+export interface Elsewhere {
+  at: string;
+  draft: string;
+  onDismiss: () => void;
+}
+
+function AnsweredElsewhere({
+  request: r,
+  elsewhere,
+}: {
+  request: RequestView;
+  elsewhere: Elsewhere;
+}) {
+  const who =
+    r.answered_by === "engine"
+      ? "the agent permission policy"
+      : r.answered_by === "user"
+        ? "another operator (another tab, the CLI or the API)"
+        : null;
+  return (
+    <div className="elsewhere" role="status" data-elsewhere>
+      <p>
+        {who ? (
+          <>
+            <strong>Answered elsewhere</strong> by {who} at {formatTime(elsewhere.at)}
+            {r.answer !== undefined && r.answer !== null && (
+              <>
+                : <code>{answerText(r)}</code>
+              </>
+            )}
+          </>
+        ) : (
+          <>
+            <strong>Closed elsewhere</strong> at {formatTime(elsewhere.at)}: no attempt is left to
+            take an answer.
+          </>
+        )}
+      </p>
+      <div className="draft-kept">
+        <div className="draft-head">
+          <span className="muted small">Your unsent answer</span>
+          <CopyButton text={elsewhere.draft} what="your unsent answer" />
+        </div>
+        <pre className="draft-text">{elsewhere.draft}</pre>
+      </div>
+      <button type="button" className="btn" onClick={elsewhere.onDismiss}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
 export function RequestCard({
   request: r,
   runTitle,
   showRun = true,
+  elsewhere,
 }: {
   request: RequestView;
   runTitle?: string;
   showRun?: boolean;
+  elsewhere?: Elsewhere;
 }) {
-  const state = r.answered_by ? "answered" : r.stale ? "stale" : "pending";
+  const state = elsewhere
+    ? "elsewhere"
+    : r.answered_by
+      ? "answered"
+      : r.stale
+        ? "stale"
+        : "pending";
   return (
     <article
       className={`card request request-${state}`}
@@ -57,11 +119,18 @@ export function RequestCard({
         <span className="muted small">
           task #{r.task_id} · asked by {r.source} <TimeAgo iso={r.created} />
         </span>
-        <span className={`chip state-${state}`}>{state}</span>
+        <span className="muted small nowrap">
+          request #{r.id}
+          <CopyButton text={String(r.id)} what={`request id ${r.id}`} />
+        </span>
+        <span className={`chip state-${state === "elsewhere" ? "answered" : state}`}>
+          {state === "elsewhere" ? (r.answered_by ? "answered" : "closed") : state}
+        </span>
       </header>
       <Markdown text={r.prompt} className="request-prompt" />
       {r.tool_call && <ToolCall call={r.tool_call} />}
       {state === "pending" && <AnswerControls request={r} />}
+      {elsewhere && <AnsweredElsewhere request={r} elsewhere={elsewhere} />}
       {state === "answered" && (
         <p className="answered">
           Answered by <strong>{r.answered_by}</strong>: <code>{answerText(r)}</code>

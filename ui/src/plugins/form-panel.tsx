@@ -27,8 +27,8 @@ export function ActionForm({
     if (action.confirm) {
       const ok = await confirmAction({
         title: action.title,
-        body: `Run “${action.title}” now?`,
-        confirm: "Run",
+        body: `${action.title} now?`,
+        confirm: action.title,
         danger: false,
       });
       if (!ok) return;

@@ -1,14 +1,22 @@
 // The run's title line: status, workflow, id, times, pending requests, edit and lifecycle buttons.
 import { useState } from "react";
 import type { RunDetail } from "../api/types.ts";
+import { CopyButton } from "../components/copy-button.tsx";
 import { Markdown } from "../components/markdown.tsx";
 import { StatusBadge } from "../components/status.tsx";
 import { formatTime, TimeAgo } from "../components/time.tsx";
 import { Link } from "../router.tsx";
 import { RunButtons } from "../runs/run-buttons.tsx";
 import { EditRunDialog } from "./edit-run.tsx";
+import { addTotals, NONE, type TaskPhases, totalsText } from "./phases.ts";
 
-export function RunHeader({ run }: { run: RunDetail }) {
+export function RunHeader({
+  run,
+  phases,
+}: {
+  run: RunDetail;
+  phases?: Map<number, TaskPhases> | null;
+}) {
   const [editing, setEditing] = useState(false);
   return (
     <div className="run-head">
@@ -16,6 +24,7 @@ export function RunHeader({ run }: { run: RunDetail }) {
         <Link to="/runs">Runs</Link>
         <span aria-hidden="true">/</span>
         <span className="mono">{run.id}</span>
+        <CopyButton text={run.id} what="run id" />
       </nav>
       <div className="page-head">
         <div className="run-title">
@@ -32,6 +41,11 @@ export function RunHeader({ run }: { run: RunDetail }) {
             <span className="muted">
               updated <TimeAgo iso={run.updated} />
             </span>
+            {phases?.size ? (
+              <span className="muted run-took" data-run-took>
+                {totalsText([...phases.values()].map((p) => p.totals).reduce(addTotals, NONE))}
+              </span>
+            ) : null}
             {run.pending_requests ? (
               <Link to="/inbox" className="chip chip-amber">
                 {run.pending_requests} waiting on you

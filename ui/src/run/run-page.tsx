@@ -2,7 +2,7 @@
 // requests, stored events and plugin panes; output, stats and plugin cards on the right. A
 // selected task (?task=) or node (?node=) opens in a side drawer.
 import { ApiError, enc, get } from "../api/client.ts";
-import type { GraphOut, RunDetail } from "../api/types.ts";
+import type { GraphOut, RunDetail, TaskView } from "../api/types.ts";
 import { ErrorNote } from "../components/error-note.tsx";
 import { Tabs } from "../components/tabs.tsx";
 import { useQuery } from "../live/query-cache.ts";
@@ -17,7 +17,11 @@ import { RunGraph } from "./run-graph.tsx";
 import { RunHeader } from "./run-header.tsx";
 import { TaskDrawer } from "./task-drawer.tsx";
 import { TasksTable } from "./tasks-table.tsx";
+import { Timeline } from "./timeline.tsx";
+import { usePhases } from "./use-phases.ts";
 import { WorkLog } from "./work-log.tsx";
+
+const NO_TASKS: TaskView[] = [];
 
 export function RunPage({ runId }: { runId: string }) {
   const { search } = useRoute();
@@ -32,6 +36,8 @@ export function RunPage({ runId }: { runId: string }) {
   const panes = usePanels(detail?.workflow ?? null, "run", "pane");
   const cards = usePanels(detail?.workflow ?? null, "run", "card");
   const tab = search.get("tab") ?? "tasks";
+  // Asked once the run is known: an unknown run answers one 404, not two.
+  const phases = usePhases(detail ? runId : null, detail?.tasks ?? NO_TASKS);
   const taskId = search.get("task");
   const node = search.get("node");
   // Gone since it was shown (deleted by another operator): say so instead of showing the old copy.
@@ -51,6 +57,7 @@ export function RunPage({ runId }: { runId: string }) {
   const scope = { run_id: runId };
   const tabs = [
     { id: "tasks", label: `Tasks ${detail.tasks?.length ? `(${detail.tasks.length})` : ""}` },
+    { id: "timeline", label: "Timeline" },
     { id: "log", label: "Work log" },
     {
       id: "requests",
@@ -65,7 +72,7 @@ export function RunPage({ runId }: { runId: string }) {
   const pane = panes.find((p) => tab === `panel:${p.workflow}:${p.panel.name}`);
   return (
     <div className="page page-run">
-      <RunHeader run={detail} />
+      <RunHeader run={detail} phases={phases} />
       <div className="run-grid">
         <div className="run-main">
           <section className="card card-flush" aria-label="Graph">
@@ -93,7 +100,13 @@ export function RunPage({ runId }: { runId: string }) {
               label="Run views"
             />
             <div className="tab-body">
-              {tab === "tasks" && <TasksTable tasks={detail.tasks ?? []} />}
+              {tab === "tasks" && <TasksTable tasks={detail.tasks ?? []} phases={phases} />}
+              {tab === "timeline" &&
+                (phases ? (
+                  <Timeline phases={[...phases.values()]} />
+                ) : (
+                  <div className="empty muted">Loading the timeline…</div>
+                ))}
               {tab === "log" && <WorkLog runId={runId} />}
               {tab === "requests" && <RequestsTab runId={runId} />}
               {tab === "events" && <EventsList runId={runId} />}
@@ -107,7 +120,14 @@ export function RunPage({ runId }: { runId: string }) {
           <PanelList panels={cards} scope={scope} />
         </aside>
       </div>
-      {taskId && <TaskDrawer taskId={Number(taskId)} run={detail} graph={graph.data ?? null} />}
+      {taskId && (
+        <TaskDrawer
+          taskId={Number(taskId)}
+          run={detail}
+          graph={graph.data ?? null}
+          phases={phases?.get(Number(taskId)) ?? null}
+        />
+      )}
       {node && !taskId && <NodeDrawer run={detail} node={node} graph={graph.data ?? null} />}
     </div>
   );

@@ -74,6 +74,7 @@ export async function confirmRepeat(node: string, what: string): Promise<boolean
       </p>
     ),
     confirm: what,
+    keep: "Don't run it again",
     danger: false,
   });
 }

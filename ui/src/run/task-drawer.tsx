@@ -1,5 +1,5 @@
 // One attempt in the drawer: detail, live transcript, submissions, actions and task panels.
-import { useCallback, useState } from "react";
+import { type ReactNode, useCallback, useState } from "react";
 import { get } from "../api/client.ts";
 import type {
   GraphOut,
@@ -8,7 +8,9 @@ import type {
   TaskDetail,
   TaskError,
 } from "../api/types.ts";
+import { CopyButton } from "../components/copy-button.tsx";
 import { ErrorNote } from "../components/error-note.tsx";
+import { humanMessage } from "../components/human-errors.ts";
 import { JsonView } from "../components/json-view.tsx";
 import { StatusBadge } from "../components/status.tsx";
 import { Tabs } from "../components/tabs.tsx";
@@ -19,6 +21,7 @@ import { PanelList, usePanels } from "../plugins/panels.tsx";
 import { setSearchParam } from "../router.tsx";
 import { Drawer } from "./drawer.tsx";
 import { ExplainSection } from "./explain-section.tsx";
+import { type TaskPhases, totalsText } from "./phases.ts";
 import { TaskActions } from "./task-actions.tsx";
 import { branchText } from "./tasks-table.tsx";
 import { Transcript } from "./transcript.tsx";
@@ -31,8 +34,15 @@ function branchOutput(task: TaskDetail): string {
   return "not yet known";
 }
 
-function Facts({ task }: { task: TaskDetail }) {
-  const rows: [string, string][] = [
+function Facts({ task, phases }: { task: TaskDetail; phases: TaskPhases | null }) {
+  const rows: [string, ReactNode][] = [
+    [
+      "Task",
+      <>
+        <span className="mono">{task.id}</span>
+        <CopyButton text={String(task.id)} what="task id" />
+      </>,
+    ],
     ["Node", task.node],
     ["Attempt", String(task.attempt)],
     ["Priority", `${task.priority}${task.explicit ? " (declared)" : ""}`],
@@ -40,7 +50,7 @@ function Facts({ task }: { task: TaskDetail }) {
     ["Created", formatTime(task.created)],
     ["Started", formatTime(task.started)],
     ["Finished", formatTime(task.finished)],
-    ["Took", duration(task.started, task.finished)],
+    ["Took", phases ? totalsText(phases.totals) : duration(task.started, task.finished)],
     ["Branch output", branchOutput(task)],
   ];
   return (
@@ -109,7 +119,7 @@ function Submissions({
               {item.rejected.errors.map((e, i) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: errors have no id of their own
                 <li key={i}>
-                  <span className="mono">{e.loc.join(".") || "(root)"}</span>: {e.msg}
+                  <span className="mono">{e.loc.join(".") || "(root)"}</span>: {humanMessage(e.msg)}
                 </li>
               ))}
             </ul>
@@ -124,10 +134,12 @@ export function TaskDrawer({
   taskId,
   run,
   graph,
+  phases = null,
 }: {
   taskId: number;
   run: RunDetail;
   graph: GraphOut | null;
+  phases?: TaskPhases | null;
 }) {
   const task = useQuery(`task/${taskId}`, () => get<TaskDetail>(`/api/tasks/${taskId}`));
   const rejected = useQuery(`task/${taskId}/rejections`, () =>
@@ -173,7 +185,7 @@ export function TaskDrawer({
                 <ExplainSection task={t} />
                 {t.error && <pre className="error-detail">{t.error}</pre>}
                 {t.error && <ErrorStack taskId={taskId} />}
-                <Facts task={t} />
+                <Facts task={t} phases={phases} />
                 <JsonView label="payload" value={t.payload} open />
                 <JsonView label="result" value={t.result} open />
                 {t.stats && <JsonView label="stats" value={t.stats} />}

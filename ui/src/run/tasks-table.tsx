@@ -2,10 +2,12 @@
 // opens the task drawer (detail, transcript, submissions, actions).
 import { Fragment, useState } from "react";
 import type { BranchFrame, TaskView } from "../api/types.ts";
+import { CopyButton } from "../components/copy-button.tsx";
 import { JsonView } from "../components/json-view.tsx";
 import { StatusBadge } from "../components/status.tsx";
 import { duration, formatTime } from "../components/time.tsx";
 import { setSearchParam } from "../router.tsx";
+import { NONE, type TaskPhases, totalsText } from "./phases.ts";
 
 export function branchText(branch?: BranchFrame[]): string {
   if (!branch?.length) return "—";
@@ -23,7 +25,13 @@ export function openTask(id: number): void {
   setSearchParam("task", String(id));
 }
 
-export function TasksTable({ tasks }: { tasks: TaskView[] }) {
+export function TasksTable({
+  tasks,
+  phases,
+}: {
+  tasks: TaskView[];
+  phases?: Map<number, TaskPhases> | null;
+}) {
   const [open, setOpen] = useState<Set<number>>(new Set());
   const toggle = (id: number) => {
     const next = new Set(open);
@@ -43,7 +51,7 @@ export function TasksTable({ tasks }: { tasks: TaskView[] }) {
           <th className="col-status">Status</th>
           <th>Branch</th>
           <th>Started</th>
-          <th className="col-num">Took</th>
+          <th>Took</th>
           <th>Error</th>
         </tr>
       </thead>
@@ -66,6 +74,7 @@ export function TasksTable({ tasks }: { tasks: TaskView[] }) {
                 <button type="button" className="link-btn mono" onClick={() => openTask(t.id)}>
                   #{t.id}
                 </button>
+                <CopyButton text={String(t.id)} what={`task id ${t.id}`} />
               </td>
               <td>
                 <code>{t.node}</code>
@@ -79,7 +88,13 @@ export function TasksTable({ tasks }: { tasks: TaskView[] }) {
                 <span className="muted">{keyText(t.branch)}</span>
               </td>
               <td className="nowrap muted">{formatTime(t.started)}</td>
-              <td className="col-num num muted">{duration(t.started, t.finished)}</td>
+              <td className="muted took">
+                {phases?.get(t.id) ? (
+                  totalsText(phases.get(t.id)?.totals ?? NONE)
+                ) : (
+                  <span className="num">{duration(t.started, t.finished)}</span>
+                )}
+              </td>
               <td className="col-error" title={t.error ?? ""}>
                 {t.error ? <span className="text-error">{t.error}</span> : null}
               </td>

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { get } from "../api/client.ts";
 import type { RejectedSubmission, StreamChunk, StreamOut } from "../api/types.ts";
 import { ErrorNote } from "../components/error-note.tsx";
+import { humanMessage } from "../components/human-errors.ts";
 import { Markdown } from "../components/markdown.tsx";
 import { onStream } from "../live/event-stream.ts";
 
@@ -154,7 +155,7 @@ export function Transcript({
                 <div className="chunk-text">
                   {n} validation error{n === 1 ? "" : "s"}:{" "}
                   {line.rejected.errors
-                    .map((e) => `${e.loc.join(".") || "(root)"}: ${e.msg}`)
+                    .map((e) => `${e.loc.join(".") || "(root)"}: ${humanMessage(e.msg)}`)
                     .join("; ")}
                 </div>
               </div>

@@ -33,6 +33,7 @@ export async function cancelRun(r: RunSummary): Promise<string | null> {
     title: "Cancel this run?",
     body: `“${r.title}” stops now: every outstanding attempt is cancelled. Its history stays.`,
     confirm: "Cancel run",
+    keep: "Keep it running",
   });
   if (!ok) return null;
   const res = await post<{ note?: string | null }>(`/api/runs/${enc(r.id)}/cancel`);
@@ -45,6 +46,7 @@ export async function deleteRun(r: RunSummary): Promise<string | null> {
     title: "Delete this run?",
     body: `“${r.title}” and everything under it (tasks, log, requests, events) is removed for good.`,
     confirm: "Delete run",
+    keep: "Keep the run",
   });
   if (!ok) return null;
   await api("DELETE", `/api/runs/${enc(r.id)}`);

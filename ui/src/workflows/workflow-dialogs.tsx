@@ -135,7 +135,7 @@ export function RemoveDialog(props: {
       <ErrorNote error={error} />
       <div className="modal-actions">
         <button type="button" className="btn" onClick={props.onClose}>
-          Keep it
+          Keep workflow
         </button>
         <button
           type="button"
