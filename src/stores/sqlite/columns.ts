@@ -65,6 +65,7 @@ export const logCodec = makeCodec<LogRecord>({
   kind: "plain",
   text: "plain",
   created: "plain",
+  operator: "plain",
 });
 
 export const requestCodec = makeCodec<RequestRecord>({
@@ -85,6 +86,7 @@ export const requestCodec = makeCodec<RequestRecord>({
   stale: "bool",
   created: "plain",
   answered: "plain",
+  operator: "plain",
 });
 
 export const submissionCodec = makeCodec<SubmissionRecord>({
