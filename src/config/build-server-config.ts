@@ -109,7 +109,8 @@ export function buildServerConfig(content: ConfigFile, ctx: BuildContext): Serve
     workflows: buildWorkflows(content, ctx.configDir),
     agents: buildAgents(content, ctx.configDir),
     schedules: buildSchedules(content),
-    operators: buildOperators(content, ctx),
+    // Only a file with `[operators.*]` tables has the key (absent: the single token only).
+    ...(content.operators === undefined ? {} : { operators: buildOperators(content, ctx) }),
   };
   checkTimeouts(config.server, ctx.shown);
   checkWorkflowPools(config, ctx.shown);
