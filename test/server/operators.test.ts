@@ -165,6 +165,33 @@ describe("named operators", () => {
     }
   });
 
+  it("the CLI prints who: log entries, answers and answered requests", async () => {
+    const runId = await submit("ana", "cli");
+    const request = await pendingRequest(runId);
+    const cli = async (who: Who, ...args: string[]) => {
+      const env = { ...process.env, NO_COLOR: "1" };
+      delete env.YARDMASTER_TOKEN;
+      delete env.YARDMASTER_URL;
+      const { stdout } = await run(
+        process.execPath,
+        [BIN, ...args, "--url", srv.url, "--token", tokens[who]],
+        { env },
+      );
+      return stdout;
+    };
+    expect(await cli("bo", "answer", String(request.id), "--option", "stop")).toBe(
+      `Request ${request.id} answered with "stop" by bo.\n`,
+    );
+    await cli("ana", "log", runId, "--write", "a note from ana");
+    const log = await cli("bo", "log", runId);
+    expect(log).toMatch(/ {2}user by ana {2}\S+\n {4}a note from ana\n/);
+    const answered = await cli("ana", "inbox", "--answered", "--run", runId);
+    const lines = answered.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^\s*ID\s+RUN\s+TASK\s+PROMPT\s+ANSWER\s+ANSWERED BY$/);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(new RegExp(`^\\s*${request.id}\\s.*"stop"\\s+bo$`));
+  });
+
   it("records who paused, resumed, moved, cancelled, reran, retried and set a status", async () => {
     const runId = await submit("ana", "operations");
     const request = await pendingRequest(runId);
