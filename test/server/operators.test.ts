@@ -8,6 +8,7 @@ import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EVENTS } from "../../src/engine/events.ts";
 import { BIN, type Served, serve, serverDir, stop } from "../support/serve.ts";
 import { testStoreUrl } from "../support/test-store.ts";
 import { eventually } from "../support/wait.ts";
@@ -65,9 +66,14 @@ type Who = keyof typeof tokens;
 const as = (who: Who, method: string, path: string, body?: unknown) =>
   srv.call(method, path, body, { authorization: `Bearer ${tokens[who]}` });
 
+/** The run's stored events, each checked against its strict schema (`operator` included). */
 async function events(runId: string): Promise<Array<{ name: string; data: any }>> {
   const reply = await as("ana", "GET", `/api/runs/${runId}/events`);
   expect(reply.status).toBe(200);
+  for (const e of reply.body) {
+    const schema = EVENTS[e.name as keyof typeof EVENTS].data;
+    expect(schema.safeParse(e.data).success, `${e.name} ${JSON.stringify(e.data)}`).toBe(true);
+  }
   return reply.body;
 }
 
