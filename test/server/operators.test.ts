@@ -175,7 +175,7 @@ describe("named operators", () => {
     const runId = await submit("ana", "cli");
     const request = await pendingRequest(runId);
     const cli = async (who: Who, ...args: string[]) => {
-      const env = { ...process.env, NO_COLOR: "1" };
+      const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
       delete env.YARDMASTER_TOKEN;
       delete env.YARDMASTER_URL;
       const { stdout } = await run(

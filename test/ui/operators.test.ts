@@ -41,7 +41,10 @@ const as = (token: string, method: string, path: string, body?: unknown) =>
 async function openAs(token: string, path: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.setDefaultTimeout(15_000);
-  await page.addInitScript((t) => window.sessionStorage.setItem("yardmaster.token", t), token);
+  // The token prompt's storage (ui/src/api/token.ts), filled before the console's scripts run.
+  await page.addInitScript({
+    content: `window.sessionStorage.setItem("yardmaster.token", ${JSON.stringify(token)});`,
+  });
   await page.goto(s.url + path);
   await page.waitForSelector(".shell");
   return page;
