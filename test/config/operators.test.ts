@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../src/config/index.ts";
+import { ConfigError, configText, loadConfig } from "../../src/config/index.ts";
 import { prepareOperatorTokens } from "../../src/server/operator-tokens.ts";
 
 let dir: string;
@@ -39,6 +39,10 @@ describe("[operators.<name>]", () => {
       ana: { tokenFile: join(dir, "tokens", "ana") },
       "bo-2": { tokenFile: "/abs/bo" },
     });
+    // `serve --print-config` lists where each token is, never a token.
+    expect(configText(config)).toContain(
+      `[operators.ana]\ntoken_file = ${JSON.stringify(join(dir, "tokens", "ana"))}\n`,
+    );
     // Without tables the key is absent: the single token only.
     expect(await load("")).not.toHaveProperty("operators");
   });
