@@ -1020,6 +1020,8 @@ export interface components {
       text: string;
       /** Format: date-time */
       created: string;
+      /** @description The operator who wrote the entry (an authenticated operator's note); present only then. */
+      operator?: string;
     };
     AgentTask: {
       task_id: number;
@@ -1141,18 +1143,19 @@ export interface components {
         | "no_submission"
         | null;
     };
-    /** @description Data of `run.created`: A run was submitted (its start task's `task.enqueued` follows). */
+    /** @description Data of `run.created`: A run was submitted (its start task's `task.enqueued` follows). `operator` names the operator who asked, when one did. */
     EventData_run_created: {
       position: number;
       title: string;
       workflow: string;
+      operator?: string;
     };
     /** @description Data of `run.started`: The run's first attempt was claimed. */
     EventData_run_started: {
       node: string;
       task_id: number;
     };
-    /** @description Data of `run.updated`: An operator edited the run, or an operation re-opened an ended run: `changed` holds the fields that changed, with their new values. */
+    /** @description Data of `run.updated`: An operator edited the run, or an operation re-opened an ended run: `changed` holds the fields that changed, with their new values. `operator` names the operator who asked, when one did. */
     EventData_run_updated: {
       changed: {
         title?: string;
@@ -1160,26 +1163,34 @@ export interface components {
         /** @enum {string} */
         status?: "queued" | "running" | "paused" | "completed" | "failed" | "cancelled";
       };
+      operator?: string;
     };
-    /** @description Data of `run.reordered`: The run moved in the dispatch list (1-based places). */
+    /** @description Data of `run.reordered`: The run moved in the dispatch list (1-based places). `operator` names the operator who asked, when one did. */
     EventData_run_reordered: {
       position: number;
       previous: number;
+      operator?: string;
     };
-    /** @description Data of `run.paused`: The run was paused. */
-    EventData_run_paused: Record<string, never>;
-    /** @description Data of `run.resumed`: The run was resumed. */
-    EventData_run_resumed: Record<string, never>;
-    /** @description Data of `run.cancelled`: The run was cancelled; `cancelled_tasks` are the attempts it stopped. */
+    /** @description Data of `run.paused`: The run was paused. `operator` names the operator who asked, when one did. */
+    EventData_run_paused: {
+      operator?: string;
+    };
+    /** @description Data of `run.resumed`: The run was resumed. `operator` names the operator who asked, when one did. */
+    EventData_run_resumed: {
+      operator?: string;
+    };
+    /** @description Data of `run.cancelled`: The run was cancelled; `cancelled_tasks` are the attempts it stopped. `operator` names the operator who asked, when one did. */
     EventData_run_cancelled: {
       cancelled_tasks: number[];
+      operator?: string;
     };
-    /** @description Data of `run.deleted`: The run was deleted. Published, never stored (its rows are gone). `reason` is `retention` when the server's retention deleted it (`[server] retain`), absent when an operator did. */
+    /** @description Data of `run.deleted`: The run was deleted. Published, never stored (its rows are gone). `reason` is `retention` when the server's retention deleted it (`[server] retain`), absent when an operator did. `operator` names the operator who asked, when one did. */
     EventData_run_deleted: {
       title: string;
       workflow: string;
       /** @enum {string} */
       reason?: "retention";
+      operator?: string;
     };
     /** @description Data of `run.completed`: Nothing is left to do and nothing failed unresolved: `output` is the terminal task's result, or the list of the terminal tasks' results when there are several. */
     EventData_run_completed: {
@@ -1196,7 +1207,7 @@ export interface components {
       /** @enum {string|null} */
       code: "join_incomplete" | null;
     };
-    /** @description Data of `task.enqueued`: An attempt was enqueued. `from_task` is the fan-out task for a join, else the parent task (null for the start task); `arrivals` are a join's arriving task ids in branch order. */
+    /** @description Data of `task.enqueued`: An attempt was enqueued. `from_task` is the fan-out task for a join, else the parent task (null for the start task); `arrivals` are a join's arriving task ids in branch order. `operator` names the operator who asked, when one did. */
     EventData_task_enqueued: {
       attempt: number;
       node: string;
@@ -1218,6 +1229,7 @@ export interface components {
       }[];
       from_task: number | null;
       arrivals: number[] | null;
+      operator?: string;
     };
     /** @description Data of `join.arrived`: A branch reached a join; `late` when its frame's join task was already enqueued. */
     EventData_join_arrived: {
@@ -1273,27 +1285,30 @@ export interface components {
       request_id: number | null;
       waited_s: number;
     };
-    /** @description Data of `task.cancelled`: An attempt was cancelled; `from` is the status it had. */
+    /** @description Data of `task.cancelled`: An attempt was cancelled; `from` is the status it had. `operator` names the operator who asked, when one did. */
     EventData_task_cancelled: {
       /** @enum {string} */
       from: "ready" | "in_progress" | "waiting" | "done" | "failed" | "dead_letter" | "cancelled";
       node: string;
       /** @enum {string} */
       reason: "cancel" | "move" | "delete" | "set_status";
+      operator?: string;
     };
-    /** @description Data of `task.moved`: An operator moved an attempt's payload to node `to`, enqueued as `new_task_id`. */
+    /** @description Data of `task.moved`: An operator moved an attempt's payload to node `to`, enqueued as `new_task_id`. `operator` names the operator who asked, when one did. */
     EventData_task_moved: {
       new_task_id: number;
       node: string;
       to: string;
+      operator?: string;
     };
-    /** @description Data of `task.status_set`: An operator set an attempt's status. */
+    /** @description Data of `task.status_set`: An operator set an attempt's status. `operator` names the operator who asked, when one did. */
     EventData_task_status_set: {
       /** @enum {string} */
       from: "ready" | "in_progress" | "waiting" | "done" | "failed" | "dead_letter" | "cancelled";
       node: string;
       /** @enum {string} */
       to: "ready" | "cancelled" | "dead_letter";
+      operator?: string;
     };
     /** @description Data of `task.stream`: Transcript chunks `seq_from`..`seq_to` of an agent session were stored. Published, never stored. */
     EventData_task_stream: {
@@ -1333,14 +1348,15 @@ export interface components {
       /** @enum {string} */
       source: "agent" | "node";
     };
-    /** @description Data of `request.answered`: A request was answered, by a person (`user`) or by the agent permission policy (`engine`); `option_id` is the chosen option, null for a form or text answer. */
+    /** @description Data of `request.answered`: A request was answered, by a person (`user`) or by the agent permission policy (`engine`); `option_id` is the chosen option, null for a form or text answer. `operator` names the operator who asked, when one did. */
     EventData_request_answered: {
       /** @enum {string} */
       author: "user" | "engine";
       option_id: string | null;
       request_id: number;
+      operator?: string;
     };
-    /** @description Data of `log.appended`: An entry was appended to the run's work log; `preview` is the start of its text. */
+    /** @description Data of `log.appended`: An entry was appended to the run's work log; `preview` is the start of its text. `operator` names the operator who asked, when one did. */
     EventData_log_appended: {
       /** @enum {string} */
       author: "agent" | "engine" | "user";
@@ -1349,6 +1365,7 @@ export interface components {
       log_id: number;
       node: string;
       preview: string;
+      operator?: string;
     };
     /** @description Data of `engine.recovered`: Attempts left in progress by an earlier server, or orphaned by a workflow's removal and found when it is registered again, were made ready again. Where several servers share the store, `server_id` names the server whose attempts they were (dead, or stopping). */
     EventData_engine_recovered: {
@@ -1691,6 +1708,8 @@ export interface components {
       stale: boolean;
       answer?: unknown;
       answered_by?: components["schemas"]["AnswerAuthor"] | null;
+      /** @description The operator who answered (as authenticated); present only when an authenticated operator did. */
+      operator?: string;
       /** Format: date-time */
       created: string;
       age: number;
@@ -2046,6 +2065,8 @@ export interface components {
     Me: {
       auth: components["schemas"]["AuthMode"];
       authenticated: boolean;
+      /** @description The operator the caller's token belongs to (`operator` for the single token, else the name of its `[operators.<name>]` table); absent when not authenticated or auth is off. */
+      operator?: string;
       version: string;
       /** Format: date-time */
       started_at: string;

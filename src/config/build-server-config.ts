@@ -12,6 +12,7 @@ import type {
   LogFormat,
   LogLevel,
   LogSettings,
+  OperatorConfig,
   PoolConfig,
   ScheduleConfig,
   ServerConfig,
@@ -110,6 +111,8 @@ export function buildServerConfig(content: ConfigFile, ctx: BuildContext): Serve
     workflows: buildWorkflows(content, ctx.configDir),
     agents: buildAgents(content, ctx.configDir),
     schedules: buildSchedules(content),
+    // Only a file with `[operators.*]` tables has the key (absent: the single token only).
+    ...(content.operators === undefined ? {} : { operators: buildOperators(content, ctx) }),
   };
   checkTimeouts(config.server, ctx.shown);
   checkWorkflowPools(config, ctx.shown);
@@ -277,6 +280,49 @@ function buildSchedules(content: ConfigFile): Record<string, ScheduleConfig> {
       catchup: row.catchup ?? "once",
     };
   }
+  return out;
+}
+
+/**
+ * An operator name: a bare TOML key (letters, digits, `_`, `-`; written without quotes), at most
+ * 64 characters. `operator` is the single token's name (`token_file`), so no table takes it.
+ */
+export const OPERATOR_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+export const SINGLE_TOKEN_OPERATOR = "operator";
+
+function buildOperators(content: ConfigFile, ctx: BuildContext): Record<string, OperatorConfig> {
+  const out: Record<string, OperatorConfig> = {};
+  const problems: ConfigProblem[] = [];
+  const files = new Map<string, string>();
+  for (const [name, row] of Object.entries(content.operators ?? {})) {
+    const key = keyPath(["operators", name]);
+    if (!OPERATOR_NAME.test(name)) {
+      problems.push({
+        key,
+        message: "expected an operator name of letters, digits, _ and - (at most 64 characters)",
+      });
+      continue;
+    }
+    if (name === SINGLE_TOKEN_OPERATOR) {
+      problems.push({
+        key,
+        message: `"${SINGLE_TOKEN_OPERATOR}" is the name of the single token ([server] token_file); choose another name`,
+      });
+      continue;
+    }
+    const tokenFile = resolve(ctx.configDir, row.token_file);
+    const other = files.get(tokenFile);
+    if (other !== undefined) {
+      problems.push({
+        key: `${key}.token_file`,
+        message: `the same file as operators.${other}.token_file; each operator needs its own token`,
+      });
+      continue;
+    }
+    files.set(tokenFile, name);
+    out[name] = { tokenFile };
+  }
+  if (problems.length > 0) throw new ConfigError(ctx.shown, problems);
   return out;
 }
 

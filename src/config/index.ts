@@ -16,6 +16,7 @@ export type {
   LogLevel,
   LogSettings,
   NodeDefaults,
+  OperatorConfig,
   PoolConfig,
   ScheduleConfig,
   ServerConfig,

@@ -69,7 +69,14 @@ export function configText(config: ServerConfig): string {
       { target: row.target, pool: row.pool },
     ]),
   );
-  const tables = { defaults: config.defaults, pools: config.pools, workflows, agents };
+  // Where each operator's token is, never the token.
+  const operators = Object.fromEntries(
+    Object.entries(config.operators ?? {}).map(([name, row]) => [
+      name,
+      { token_file: row.tokenFile },
+    ]),
+  );
+  const tables = { defaults: config.defaults, pools: config.pools, workflows, agents, operators };
   // An empty table would print as a bare header.
   const rest = Object.fromEntries(
     Object.entries(tables).filter(([, rows]) => Object.keys(rows).length > 0),

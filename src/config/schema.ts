@@ -133,6 +133,9 @@ export const agentRow = table({
   timeout: seconds.optional(),
 });
 
+/** `[operators.<name>]`: a named operator and the file holding its token. */
+export const operatorRow = table({ token_file: text("expected a file path") });
+
 const rows = <T extends z.ZodType>(row: T) =>
   z.record(z.string(), row, { error: "expected a table of named rows" });
 
@@ -144,6 +147,7 @@ export const configFileSchema = table({
   workflows: rows(workflowRow).optional(),
   agents: rows(agentRow).optional(),
   schedules: rows(scheduleRow).optional(),
+  operators: rows(operatorRow).optional(),
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;

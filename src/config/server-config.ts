@@ -99,6 +99,12 @@ export interface AgentConfig {
   timeout: number | null;
 }
 
+/** A `[operators.<name>]` row: a named operator of the operator API. */
+export interface OperatorConfig {
+  /** Absolute path of the operator's token file (created with a fresh token at start). */
+  tokenFile: string;
+}
+
 export interface ServerConfig {
   /** Absolute path of the configuration file, or null when running on built-in defaults. */
   file: string | null;
@@ -117,6 +123,8 @@ export interface ServerConfig {
   workflows: Record<string, WorkflowRowConfig>;
   agents: Record<string, AgentConfig>;
   schedules?: Record<string, ScheduleConfig>;
+  /** `[operators.<name>]`, by name; absent or empty: only the single token (`operator`). */
+  operators?: Record<string, OperatorConfig>;
 }
 
 export interface ConfigFlags {

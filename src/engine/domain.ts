@@ -181,6 +181,11 @@ export interface LogRecord {
   kind: LogKind | null;
   text: string;
   created: number;
+  /**
+   * The operator who wrote the entry (an authenticated operator's note; http.md "Operators");
+   * null for the rest. Stores always answer it; a writer may leave it out (null).
+   */
+  operator?: string | null;
 }
 
 export type RequestMode = "options" | "form" | "text";
@@ -210,6 +215,8 @@ export interface RequestRecord {
   stale: boolean;
   created: number;
   answered: number | null;
+  /** The operator who answered (as authenticated), null otherwise; always answered by stores. */
+  operator?: string | null;
 }
 
 export interface SubmissionRecord {

@@ -20,6 +20,15 @@ const taskStatus = () => z.enum(TASK_STATUSES);
 const anyJson = () => z.unknown();
 const entry = <S extends z.ZodType>(doc: string, data: S) => ({ doc, data });
 
+/**
+ * `operator`: the name of the operator whose request emitted the event (http.md, "Operators").
+ * Only the events an operator's action names carry it (`ATTRIBUTED_EVENT_NAMES`), and only when
+ * an authenticated operator asked: the engine's and agents' events, and those of a server
+ * without auth, have no such field.
+ */
+const operator = () => z.string().optional();
+const BY_OPERATOR = " `operator` names the operator who asked, when one did.";
+
 /** One fan-out level of the enqueued task's branch, as events carry it (no `key`). */
 const Frame = z.strictObject({ count: z.int(), fanout: id(), index: z.int() });
 
@@ -66,8 +75,13 @@ export const AgentStatsData = z.strictObject({
  */
 export const EVENTS = {
   "run.created": entry(
-    "A run was submitted (its start task's `task.enqueued` follows).",
-    z.strictObject({ position: z.int(), title: z.string(), workflow: z.string() }),
+    `A run was submitted (its start task's \`task.enqueued\` follows).${BY_OPERATOR}`,
+    z.strictObject({
+      position: z.int(),
+      title: z.string(),
+      workflow: z.string(),
+      operator: operator(),
+    }),
   ),
   "run.started": entry(
     "The run's first attempt was claimed.",
@@ -75,33 +89,41 @@ export const EVENTS = {
   ),
   "run.updated": entry(
     "An operator edited the run, or an operation re-opened an ended run: `changed` holds the " +
-      "fields that changed, with their new values.",
+      `fields that changed, with their new values.${BY_OPERATOR}`,
     z.strictObject({
       changed: z.strictObject({
         title: z.string().optional(),
         description: z.string().optional(),
         status: runStatus().optional(),
       }),
+      operator: operator(),
     }),
   ),
   "run.reordered": entry(
-    "The run moved in the dispatch list (1-based places).",
-    z.strictObject({ position: z.int(), previous: z.int() }),
+    `The run moved in the dispatch list (1-based places).${BY_OPERATOR}`,
+    z.strictObject({ position: z.int(), previous: z.int(), operator: operator() }),
   ),
-  "run.paused": entry("The run was paused.", z.strictObject({})),
-  "run.resumed": entry("The run was resumed.", z.strictObject({})),
+  "run.paused": entry(
+    `The run was paused.${BY_OPERATOR}`,
+    z.strictObject({ operator: operator() }),
+  ),
+  "run.resumed": entry(
+    `The run was resumed.${BY_OPERATOR}`,
+    z.strictObject({ operator: operator() }),
+  ),
   "run.cancelled": entry(
-    "The run was cancelled; `cancelled_tasks` are the attempts it stopped.",
-    z.strictObject({ cancelled_tasks: ids() }),
+    `The run was cancelled; \`cancelled_tasks\` are the attempts it stopped.${BY_OPERATOR}`,
+    z.strictObject({ cancelled_tasks: ids(), operator: operator() }),
   ),
   "run.deleted": entry(
     "The run was deleted. Published, never stored (its rows are gone). `reason` is " +
       "`retention` when the server's retention deleted it (`[server] retain`), absent when an " +
-      "operator did.",
+      `operator did.${BY_OPERATOR}`,
     z.strictObject({
       title: z.string(),
       workflow: z.string(),
       reason: z.enum(["retention"]).optional(),
+      operator: operator(),
     }),
   ),
   "run.completed": entry(
@@ -126,7 +148,8 @@ export const EVENTS = {
   ),
   "task.enqueued": entry(
     "An attempt was enqueued. `from_task` is the fan-out task for a join, else the parent " +
-      "task (null for the start task); `arrivals` are a join's arriving task ids in branch order.",
+      "task (null for the start task); `arrivals` are a join's arriving task ids in branch " +
+      `order.${BY_OPERATOR}`,
     z.strictObject({
       attempt: z.int(),
       node: z.string(),
@@ -135,6 +158,7 @@ export const EVENTS = {
       branch: z.array(Frame),
       from_task: id().nullable(),
       arrivals: ids().nullable(),
+      operator: operator(),
     }),
   ),
   "join.arrived": entry(
@@ -193,23 +217,25 @@ export const EVENTS = {
     z.strictObject({ node: z.string(), request_id: id().nullable(), waited_s: z.number() }),
   ),
   "task.cancelled": entry(
-    "An attempt was cancelled; `from` is the status it had.",
+    `An attempt was cancelled; \`from\` is the status it had.${BY_OPERATOR}`,
     z.strictObject({
       from: taskStatus(),
       node: z.string(),
       reason: z.enum(["cancel", "move", "delete", "set_status"]),
+      operator: operator(),
     }),
   ),
   "task.moved": entry(
-    "An operator moved an attempt's payload to node `to`, enqueued as `new_task_id`.",
-    z.strictObject({ new_task_id: id(), node: z.string(), to: z.string() }),
+    `An operator moved an attempt's payload to node \`to\`, enqueued as \`new_task_id\`.${BY_OPERATOR}`,
+    z.strictObject({ new_task_id: id(), node: z.string(), to: z.string(), operator: operator() }),
   ),
   "task.status_set": entry(
-    "An operator set an attempt's status.",
+    `An operator set an attempt's status.${BY_OPERATOR}`,
     z.strictObject({
       from: taskStatus(),
       node: z.string(),
       to: z.enum(["ready", "cancelled", "dead_letter"]),
+      operator: operator(),
     }),
   ),
   "task.stream": entry(
@@ -256,21 +282,23 @@ export const EVENTS = {
   ),
   "request.answered": entry(
     "A request was answered, by a person (`user`) or by the agent permission policy " +
-      "(`engine`); `option_id` is the chosen option, null for a form or text answer.",
+      `(\`engine\`); \`option_id\` is the chosen option, null for a form or text answer.${BY_OPERATOR}`,
     z.strictObject({
       author: z.enum(["user", "engine"]),
       option_id: z.string().nullable(),
       request_id: id(),
+      operator: operator(),
     }),
   ),
   "log.appended": entry(
-    "An entry was appended to the run's work log; `preview` is the start of its text.",
+    `An entry was appended to the run's work log; \`preview\` is the start of its text.${BY_OPERATOR}`,
     z.strictObject({
       author: z.enum(["agent", "engine", "user"]),
       kind: z.enum(["deliverable", "note", "stats", "failure"]).nullable(),
       log_id: id(),
       node: z.string(),
       preview: z.string(),
+      operator: operator(),
     }),
   ),
   "agent.stats": entry("An agent session ended; its measurements.", AgentStatsData),
@@ -339,6 +367,27 @@ export type EventName = CoreEventName | PluginEventName;
 export type EventData<K extends EventName> = K extends CoreEventName
   ? z.output<(typeof EVENTS)[K]["data"]>
   : PluginEventData;
+
+/**
+ * The events that name an operator's act, and so carry `operator` when an authenticated operator
+ * asked for it (the unit of work adds it: `Work.operator`). What follows from the act (a run
+ * that settles, an attempt that starts) is the engine's and carries none.
+ */
+export const ATTRIBUTED_EVENT_NAMES = [
+  "run.created",
+  "run.updated",
+  "run.reordered",
+  "run.paused",
+  "run.resumed",
+  "run.cancelled",
+  "run.deleted",
+  "task.enqueued",
+  "task.cancelled",
+  "task.moved",
+  "task.status_set",
+  "request.answered",
+  "log.appended",
+] as const satisfies readonly CoreEventName[];
 
 /** Names a unit of work stores: every event but the ephemeral ones. */
 export type StoredEventName = Exclude<CoreEventName, EphemeralEventName> | PluginEventName;

@@ -43,6 +43,7 @@ export type {
   Commands,
   EditInput,
   IdempotencyInput,
+  Operator,
   OperatorStatus,
   PositionInput,
   PublishScope,

@@ -4,7 +4,12 @@
 import type { Clock } from "./clock.ts";
 import type { EventRecord, NewEvent } from "./domain.ts";
 import type { EventBus } from "./event-bus.ts";
-import type { EphemeralEventName, EventData, StoredEventName } from "./events.ts";
+import {
+  ATTRIBUTED_EVENT_NAMES,
+  type EphemeralEventName,
+  type EventData,
+  type StoredEventName,
+} from "./events.ts";
 import type { EngineObserver } from "./observer.ts";
 import type { Store, StoreWriter } from "./store.ts";
 
@@ -12,6 +17,12 @@ export interface Work {
   readonly tx: StoreWriter;
   /** The transaction's clock: one instant for every row and event it writes. */
   readonly now: number;
+  /**
+   * The operator whose request this unit carries out (their name, as authenticated), or null
+   * for the engine's own work, an agent's, and a server without auth. The unit adds it as
+   * `operator` to the data of the events an operator's action names (`ATTRIBUTED_EVENT_NAMES`).
+   */
+  readonly operator: string | null;
   /** Adds an event to store and publish with the transaction; its data as `EVENTS` types it. */
   emit<K extends StoredEventName>(
     name: K,
@@ -49,7 +60,14 @@ class UnitWork implements Work {
   constructor(
     readonly tx: StoreWriter,
     readonly now: number,
+    readonly operator: string | null,
   ) {}
+
+  /** `data` with `operator` last when this unit is an operator's and `name` names the act. */
+  #attributed<D>(name: string, data: D): D {
+    if (this.operator === null || !ATTRIBUTED.has(name)) return data;
+    return { ...data, operator: this.operator };
+  }
 
   emit<K extends StoredEventName>(
     name: K,
@@ -57,7 +75,7 @@ class UnitWork implements Work {
     task_id: number | null,
     data: EventData<K>,
   ) {
-    this.pending.push({ name, run_id, task_id, data });
+    this.pending.push({ name, run_id, task_id, data: this.#attributed(name, data) });
   }
 
   mark(): number {
@@ -71,7 +89,7 @@ class UnitWork implements Work {
     task_id: number | null,
     data: EventData<K>,
   ) {
-    this.pending.splice(mark, 0, { name, run_id, task_id, data });
+    this.pending.splice(mark, 0, { name, run_id, task_id, data: this.#attributed(name, data) });
   }
 
   after(f: () => void): void {
@@ -91,9 +109,19 @@ class UnitWork implements Work {
     run_id: string | null,
     data: EventData<K>,
   ): void {
-    this.unstored.push({ id: null, name, run_id, task_id: null, data, created: this.now });
+    const attributed = this.#attributed(name, data);
+    this.unstored.push({
+      id: null,
+      name,
+      run_id,
+      task_id: null,
+      data: attributed,
+      created: this.now,
+    });
   }
 }
+
+const ATTRIBUTED: ReadonlySet<string> = new Set(ATTRIBUTED_EVENT_NAMES);
 
 /** The distinct runs `events` are about, in first-seen order. */
 function runsOf(events: readonly NewEvent[]): string[] {
@@ -120,13 +148,14 @@ export class UnitOfWork {
     private readonly clock: Clock,
   ) {}
 
-  async run<T>(fn: (work: Work) => Promise<T>): Promise<T> {
+  /** `operator`: whose request the unit carries out (`Work.operator`); null for the engine. */
+  async run<T>(fn: (work: Work) => Promise<T>, operator: string | null = null): Promise<T> {
     const queued = performance.now();
     let work: UnitWork | undefined;
     let stored: EventRecord[] = [];
     const result = await this.store.transact(async (tx) => {
       // A fresh Work per try: a callback run again must not see a failed try's events.
-      work = new UnitWork(tx, this.clock.now());
+      work = new UnitWork(tx, this.clock.now(), operator);
       const value = await fn(work);
       if (work.pending.length) {
         // A run's `updated` is the moment of its last stored event: a task that changed

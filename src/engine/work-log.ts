@@ -27,7 +27,9 @@ export async function appendLog(
     text: string;
   },
 ): Promise<LogRecord> {
-  const stored = await work.tx.appendLog({ ...entry, created: work.now });
+  // An operator's unit writes only the operator's own entries (author `user`).
+  const operator = entry.author === "user" ? work.operator : null;
+  const stored = await work.tx.appendLog({ ...entry, created: work.now, operator });
   work.emit("log.appended", entry.run_id, entry.task_id, {
     author: stored.author,
     kind: stored.kind,

@@ -3,7 +3,7 @@
 // closed, everything else (documentation, assets) defaults to open.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ServiceError } from "../service/errors.ts";
-import { type AuthGate, isLoopbackHost } from "./auth.ts";
+import { type AuthGate, identifyBy, isLoopbackHost } from "./auth.ts";
 
 /**
  * none: open; operator: bearer header; operator-or-query: also `access_token` (SSE only);
@@ -15,6 +15,18 @@ declare module "fastify" {
   interface FastifyContextConfig {
     auth?: AuthPolicy;
   }
+  interface FastifyRequest {
+    /**
+     * The operator the request's token belongs to (`operator` for the single token, else the
+     * name of its `[operators.<name>]` table); undefined when auth is off or the route is open.
+     */
+    operator?: string;
+  }
+}
+
+/** Who made an operator request: its operator's name, or null (auth off). */
+export function operatorOf(request: FastifyRequest): string | null {
+  return request.operator ?? null;
 }
 
 export function bearerToken(request: FastifyRequest): string | undefined {
@@ -83,11 +95,13 @@ export function installAuth(app: FastifyInstance, gate: AuthGate): void {
     if (policy === "none" || policy === "task" || gate.mode === "off") return;
     const header = bearerToken(request);
     const token = header ?? (policy === "operator-or-query" ? queryToken(request) : undefined);
-    if (!gate.check(token)) {
+    const operator = identifyBy(gate, token);
+    if (operator === null) {
       throw new ServiceError(
         "unauthorized",
         token === undefined ? "An operator token is required." : "The operator token is not valid.",
       );
     }
+    request.operator = operator;
   });
 }

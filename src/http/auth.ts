@@ -15,6 +15,26 @@ export interface AuthGate {
   readonly mode: AuthMode;
   /** Whether `token` is the current operator token (always true when auth is off). */
   check(token: string | undefined): boolean;
+  /**
+   * The name of the operator whose current token `token` is; null when it is none of them, and
+   * always null when auth is off (requests are then anonymous: nobody is recorded).
+   */
+  identify?(token: string | undefined): string | null;
+}
+
+/** Who `token` authenticates, by a gate that may only `check` (the single token's name). */
+export function identifyBy(gate: AuthGate, token: string | undefined): string | null {
+  if (gate.identify) return gate.identify(token);
+  return gate.check(token) ? DEFAULT_OPERATOR : null;
+}
+
+/** The operator name of the single token (`token_file`, YARDMASTER_TOKEN). */
+export const DEFAULT_OPERATOR = "operator";
+
+/** A named operator: `[operators.<name>] token_file`. */
+export interface NamedOperator {
+  name: string;
+  tokenFile: string;
 }
 
 export interface AuthSettings {
@@ -23,6 +43,8 @@ export interface AuthSettings {
   tokenFile: string;
   /** A fixed token (from the environment); the file is not read then. */
   token?: string | null;
+  /** `[operators.<name>]`: each with its own token file, re-read like `tokenFile`. */
+  operators?: readonly NamedOperator[];
 }
 
 /** Decided by the configured bind address, never by a request's peer address. */
@@ -78,21 +100,31 @@ function readToken(path: string): string {
 
 export function createAuthGate(settings: AuthSettings): AuthGate {
   if (isLoopbackHost(settings.host) && !settings.requireToken) {
-    return { mode: "off", check: () => true };
+    return { mode: "off", check: () => true, identify: () => null };
   }
   const fixed = settings.token ? digest(settings.token) : null;
   const file = new TokenFile(settings.tokenFile);
-  const current = fixed ? () => fixed : () => file.current();
-  return {
-    mode: "token",
-    check(token) {
+  const tokens: Array<{ name: string; current: () => Buffer | null }> = [
+    { name: DEFAULT_OPERATOR, current: fixed ? () => fixed : () => file.current() },
+    ...(settings.operators ?? []).map((op) => {
+      const own = new TokenFile(op.tokenFile);
+      return { name: op.name, current: () => own.current() };
+    }),
+  ];
+  const identify = (token: string | undefined): string | null => {
+    if (!token) return null;
+    const given = digest(token);
+    let found: string | null = null;
+    // Every token is compared (no early exit), each in constant time: the time taken says
+    // nothing about which operator, if any, the token belongs to.
+    for (const { name, current } of tokens) {
       const expected = current();
       // No token file (or an empty one) means no token can be right.
-      if (!expected || !token) return false;
-      // Digests have equal length, so the comparison time says nothing about the token.
-      return timingSafeEqual(digest(token), expected);
-    },
+      if (expected && timingSafeEqual(given, expected) && found === null) found = name;
+    }
+    return found;
   };
+  return { mode: "token", check: (token) => identify(token) !== null, identify };
 }
 
 /** Writes a fresh token (32 random bytes, base64url) atomically with mode 0600; answers it. */

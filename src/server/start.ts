@@ -23,7 +23,7 @@ import {
   type Store,
 } from "../engine/index.ts";
 import { buildApp } from "../http/app.ts";
-import { createAuthGate, ensureToken, isLoopbackHost } from "../http/auth.ts";
+import { createAuthGate, isLoopbackHost } from "../http/auth.ts";
 import type { LoadedWorkflow } from "../loading/index.ts";
 import { type Logger, silentLogger } from "../observability/logger.ts";
 import { Telemetry } from "../observability/telemetry.ts";
@@ -40,6 +40,7 @@ import {
 } from "../service/registration/index.ts";
 import { openPostgresStore } from "../stores/postgres/index.ts";
 import { openSqliteStore } from "../stores/sqlite/index.ts";
+import { namedOperators, prepareOperatorTokens } from "./operator-tokens.ts";
 
 const CLOSE_GRACE_MS = 2000;
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -257,16 +258,14 @@ export async function startServer(
     throw err;
   }
   const service = new EngineOperatorService(engine, VERSION);
-  if (
-    config.server.token === null &&
-    (config.server.requireToken || !isLoopbackHost(config.server.host))
-  ) {
-    const { created } = await ensureToken(config.server.tokenFile);
-    if (created) {
-      logger.info(
-        { token_file: config.server.tokenFile },
-        `Created an operator token in ${config.server.tokenFile}`,
-      );
+  if (config.server.requireToken || !isLoopbackHost(config.server.host)) {
+    const created = (tokenFile: string) =>
+      logger.info({ token_file: tokenFile }, `Created an operator token in ${tokenFile}`);
+    try {
+      await prepareOperatorTokens(config, created);
+    } catch (err) {
+      await store.close();
+      throw err;
     }
   }
   const auth = createAuthGate({
@@ -274,6 +273,7 @@ export async function startServer(
     requireToken: config.server.requireToken,
     tokenFile: config.server.tokenFile,
     token: config.server.token,
+    operators: namedOperators(config),
   });
   const app = await buildApp({
     service,

@@ -66,6 +66,13 @@ export interface RequestListQuery {
   run?: string;
 }
 
+/**
+ * Who asks: the authenticated operator's name (http.md, "Operators"), recorded on what the
+ * write changes; absent or null when nobody authenticated (auth off) or a plugin asks.
+ */
+export type Operator = string | null | undefined;
+
+/** Every write below takes the operator who asks as its last, optional argument. */
 export interface OperatorService {
   health(): Promise<HealthOut>;
   /**
@@ -98,6 +105,7 @@ export interface OperatorService {
   submitRun(
     workflow: string,
     body: { title: string; description?: string; input?: unknown },
+    operator?: Operator,
   ): Promise<Created>;
   /**
    * Several submits of one workflow in one transaction (http.md "Batch submit"): every item is
@@ -106,6 +114,7 @@ export interface OperatorService {
   submitRuns(
     workflow: string,
     bodies: ReadonlyArray<{ title: string; description?: string; input?: unknown }>,
+    operator?: Operator,
   ): Promise<Created[]>;
   /**
    * A submit under an `Idempotency-Key` (http.md "Idempotent submits"): within the window the
@@ -116,35 +125,36 @@ export interface OperatorService {
     workflow: string,
     body: { title: string; description?: string; input?: unknown },
     idempotencyKey: string,
+    operator?: Operator,
   ): Promise<{ created: Created; replayed: boolean }>;
   listRuns(query: RunListQuery): Promise<RunSummary[]>;
   listRunsPage(query: RunListQuery): Promise<RunPage>;
   countRuns(): Promise<RunCounts>;
   getRun(runId: string): Promise<RunDetail>;
-  editRun(runId: string, body: EditRun): Promise<RunDetail>;
-  deleteRun(runId: string): Promise<void>;
+  editRun(runId: string, body: EditRun, operator?: Operator): Promise<RunDetail>;
+  deleteRun(runId: string, operator?: Operator): Promise<void>;
   /**
    * Cancels, deletes or retries the failed attempts of many runs (http.md "Operations in
    * bulk"): each run by its single operation's rules, refusals answered per run.
    */
-  bulkRuns(body: BulkRuns): Promise<BulkOut>;
-  cancelRun(runId: string): Promise<Ok>;
-  pauseRun(runId: string): Promise<Ok>;
-  resumeRun(runId: string): Promise<Ok>;
-  positionRun(runId: string, body: Position): Promise<PositionOut>;
-  rerun(runId: string, body: Rerun): Promise<TaskRef>;
+  bulkRuns(body: BulkRuns, operator?: Operator): Promise<BulkOut>;
+  cancelRun(runId: string, operator?: Operator): Promise<Ok>;
+  pauseRun(runId: string, operator?: Operator): Promise<Ok>;
+  resumeRun(runId: string, operator?: Operator): Promise<Ok>;
+  positionRun(runId: string, body: Position, operator?: Operator): Promise<PositionOut>;
+  rerun(runId: string, body: Rerun, operator?: Operator): Promise<TaskRef>;
   runEvents(runId: string, query: PageQuery): Promise<EventEnvelope[]>;
   runGraph(runId: string): Promise<GraphOut>;
   /** Why the run's tasks are (not) running (docs/http.md, "Explain"). */
   explainRun(runId: string): Promise<RunExplain>;
   runLog(runId: string): Promise<LogEntry[]>;
-  appendRunLog(runId: string, body: LogText): Promise<LogRef>;
+  appendRunLog(runId: string, body: LogText, operator?: Operator): Promise<LogRef>;
   runRequests(runId: string): Promise<RequestView[]>;
 
   getTask(taskId: number): Promise<TaskDetail>;
-  moveTask(taskId: number, body: Move): Promise<TaskRef>;
-  retryTask(taskId: number): Promise<TaskRef>;
-  setTaskStatus(taskId: number, body: SetStatus): Promise<Ok>;
+  moveTask(taskId: number, body: Move, operator?: Operator): Promise<TaskRef>;
+  retryTask(taskId: number, operator?: Operator): Promise<TaskRef>;
+  setTaskStatus(taskId: number, body: SetStatus, operator?: Operator): Promise<Ok>;
   taskStream(taskId: number, query: PageQuery): Promise<StreamOut>;
   /** Why the task is (not) running (docs/http.md, "Explain"). */
   explainTask(taskId: number): Promise<TaskExplain>;
@@ -155,5 +165,5 @@ export interface OperatorService {
 
   listRequests(query: RequestListQuery): Promise<RequestView[]>;
   getRequest(requestId: number): Promise<RequestView>;
-  answerRequest(requestId: number, body: Answer): Promise<RequestView>;
+  answerRequest(requestId: number, body: Answer, operator?: Operator): Promise<RequestView>;
 }

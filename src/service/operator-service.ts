@@ -5,6 +5,7 @@ import {
   type Engine,
   type Json,
   nextDue,
+  type Operator,
   RUN_STATUSES,
   type RunRecord,
   type SchedulePatch as ScheduleChange,
@@ -270,16 +271,18 @@ export class EngineOperatorService implements OperatorService {
   async submitRun(
     workflow: string,
     body: { title: string; description?: string; input?: unknown },
+    operator?: Operator,
   ): Promise<S.Created> {
     const wf = this.engine.registry.workflows.get(workflow);
     const input = checkRunInput(wf, body.input) as Json | undefined;
     const submit = { title: body.title, description: body.description, input };
-    return { run_id: await commanded(this.commands.submitRun(workflow, submit)) };
+    return { run_id: await commanded(this.commands.submitRun(workflow, submit, operator)) };
   }
 
   async submitRuns(
     workflow: string,
     bodies: ReadonlyArray<{ title: string; description?: string; input?: unknown }>,
+    operator?: Operator,
   ): Promise<S.Created[]> {
     const wf = this.engine.registry.workflows.get(workflow);
     if (!wf) throw new ServiceError("unknown_workflow", `Workflow ${workflow} is not registered.`);
@@ -304,7 +307,9 @@ export class EngineOperatorService implements OperatorService {
         issues,
       );
     }
-    const ids = await commanded(this.commands.submitRuns(workflow, submits as SubmitInput[]));
+    const ids = await commanded(
+      this.commands.submitRuns(workflow, submits as SubmitInput[], operator),
+    );
     return ids.map((run_id) => ({ run_id }));
   }
 
@@ -312,6 +317,7 @@ export class EngineOperatorService implements OperatorService {
     workflow: string,
     body: { title: string; description?: string; input?: unknown },
     idempotencyKey: string,
+    operator?: Operator,
   ): Promise<{ created: S.Created; replayed: boolean }> {
     const wf = this.engine.registry.workflows.get(workflow);
     const input = checkRunInput(wf, body.input) as Json | undefined;
@@ -320,7 +326,7 @@ export class EngineOperatorService implements OperatorService {
     const { input: _given, ...rest } = body;
     const hashed = body.input == null ? rest : body;
     const idem = { key: idempotencyKey, bodyHash: bodyHash(hashed) };
-    const done = await commanded(this.commands.submitRunOnce(workflow, submit, idem));
+    const done = await commanded(this.commands.submitRunOnce(workflow, submit, idem, operator));
     return { created: { run_id: done.runId }, replayed: done.replayed };
   }
 
@@ -401,16 +407,16 @@ export class EngineOperatorService implements OperatorService {
     return runDetail(run, all, this.#facts(run.workflow, run.id, going, pending));
   }
 
-  async editRun(runId: string, body: S.EditRun): Promise<S.RunDetail> {
-    await commanded(this.commands.editRun(runId, body));
+  async editRun(runId: string, body: S.EditRun, operator?: Operator): Promise<S.RunDetail> {
+    await commanded(this.commands.editRun(runId, body, operator));
     return this.getRun(runId);
   }
 
-  async deleteRun(runId: string): Promise<void> {
-    await commanded(this.commands.deleteRun(runId));
+  async deleteRun(runId: string, operator?: Operator): Promise<void> {
+    await commanded(this.commands.deleteRun(runId, operator));
   }
 
-  async bulkRuns(body: S.BulkRuns): Promise<S.BulkOut> {
+  async bulkRuns(body: S.BulkRuns, operator?: Operator): Promise<S.BulkOut> {
     const limit = body.limit ?? MAX_BULK_RUNS;
     const target: BulkTarget = { limit };
     if (body.run_ids) target.runIds = body.run_ids;
@@ -423,7 +429,7 @@ export class EngineOperatorService implements OperatorService {
         after: body.cursor === undefined ? undefined : decodeBulkCursor(body.cursor),
       };
     }
-    const r = await commanded(this.commands.bulkRuns(body.action, target));
+    const r = await commanded(this.commands.bulkRuns(body.action, target, operator));
     return {
       action: body.action,
       done: r.done.length,
@@ -435,28 +441,28 @@ export class EngineOperatorService implements OperatorService {
     };
   }
 
-  async cancelRun(runId: string): Promise<S.Ok> {
-    const stopped = await commanded(this.commands.cancelRun(runId));
+  async cancelRun(runId: string, operator?: Operator): Promise<S.Ok> {
+    const stopped = await commanded(this.commands.cancelRun(runId, operator));
     if (!stopped) return { ok: true };
     return { ok: true, note: `Stopped ${stopped} attempt${stopped === 1 ? "" : "s"}.` };
   }
 
-  async pauseRun(runId: string): Promise<S.Ok> {
-    await commanded(this.commands.pauseRun(runId));
+  async pauseRun(runId: string, operator?: Operator): Promise<S.Ok> {
+    await commanded(this.commands.pauseRun(runId, operator));
     return { ok: true };
   }
 
-  async resumeRun(runId: string): Promise<S.Ok> {
-    await commanded(this.commands.resumeRun(runId));
+  async resumeRun(runId: string, operator?: Operator): Promise<S.Ok> {
+    await commanded(this.commands.resumeRun(runId, operator));
     return { ok: true };
   }
 
-  async positionRun(runId: string, body: S.Position): Promise<S.PositionOut> {
-    return { position: await commanded(this.commands.positionRun(runId, body)) };
+  async positionRun(runId: string, body: S.Position, operator?: Operator): Promise<S.PositionOut> {
+    return { position: await commanded(this.commands.positionRun(runId, body, operator)) };
   }
 
-  async rerun(runId: string, body: S.Rerun): Promise<S.TaskRef> {
-    return { task_id: await commanded(this.commands.rerunNode(runId, body.node)) };
+  async rerun(runId: string, body: S.Rerun, operator?: Operator): Promise<S.TaskRef> {
+    return { task_id: await commanded(this.commands.rerunNode(runId, body.node, operator)) };
   }
 
   async runEvents(runId: string, query: PageQuery): Promise<S.EventEnvelope[]> {
@@ -498,8 +504,8 @@ export class EngineOperatorService implements OperatorService {
     return (await this.store.listLog(runId)).map(logView);
   }
 
-  async appendRunLog(runId: string, body: S.LogText): Promise<S.LogRef> {
-    return { log_id: await commanded(this.commands.appendRunLog(runId, body.text)) };
+  async appendRunLog(runId: string, body: S.LogText, operator?: Operator): Promise<S.LogRef> {
+    return { log_id: await commanded(this.commands.appendRunLog(runId, body.text, operator)) };
   }
 
   async runRequests(runId: string): Promise<S.RequestView[]> {
@@ -514,16 +520,16 @@ export class EngineOperatorService implements OperatorService {
     return { ...taskView(task), submissions: subs.map(submissionView) };
   }
 
-  async moveTask(taskId: number, body: S.Move): Promise<S.TaskRef> {
-    return { task_id: await commanded(this.commands.moveTask(taskId, body.node)) };
+  async moveTask(taskId: number, body: S.Move, operator?: Operator): Promise<S.TaskRef> {
+    return { task_id: await commanded(this.commands.moveTask(taskId, body.node, operator)) };
   }
 
-  async retryTask(taskId: number): Promise<S.TaskRef> {
-    return { task_id: await commanded(this.commands.retryTask(taskId)) };
+  async retryTask(taskId: number, operator?: Operator): Promise<S.TaskRef> {
+    return { task_id: await commanded(this.commands.retryTask(taskId, operator)) };
   }
 
-  async setTaskStatus(taskId: number, body: S.SetStatus): Promise<S.Ok> {
-    await commanded(this.commands.setTaskStatus(taskId, body.status));
+  async setTaskStatus(taskId: number, body: S.SetStatus, operator?: Operator): Promise<S.Ok> {
+    await commanded(this.commands.setTaskStatus(taskId, body.status, operator));
     return { ok: true };
   }
 
@@ -571,8 +577,13 @@ export class EngineOperatorService implements OperatorService {
     return requestView(req);
   }
 
-  async answerRequest(requestId: number, body: S.Answer): Promise<S.RequestView> {
-    return requestView(await commanded(this.commands.answerRequest(requestId, body, "user")));
+  async answerRequest(
+    requestId: number,
+    body: S.Answer,
+    operator?: Operator,
+  ): Promise<S.RequestView> {
+    const answer = this.commands.answerRequest(requestId, body, "user", operator);
+    return requestView(await commanded(answer));
   }
 }
 

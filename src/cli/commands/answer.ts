@@ -26,7 +26,8 @@ export const run = clientCommand("answer", {
       return EXIT_FAILED;
     }
     if (json) return void printJson(io, view);
-    io.out(`Request ${id} answered with ${JSON.stringify(view.answer ?? null)}.`);
+    const by = view.operator ? ` by ${view.operator}` : "";
+    io.out(`Request ${id} answered with ${JSON.stringify(view.answer ?? null)}${by}.`);
     return undefined;
   },
 });

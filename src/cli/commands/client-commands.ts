@@ -73,8 +73,8 @@ export const CLIENT_COMMANDS: readonly CommandEntry[] = [
   ),
   entry(
     "inbox",
-    "inbox [--run ID]",
-    "list requests waiting on a person",
+    "inbox [--run ID] [--answered]",
+    "list requests waiting on a person (--answered: those answered, and by whom)",
     () => import("./inbox.ts"),
   ),
   entry(

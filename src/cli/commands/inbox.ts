@@ -1,5 +1,6 @@
 // `yardmaster inbox`: the requests a person can still act on, across runs, oldest first, each
-// with the `answer` flag that fits it.
+// with the `answer` flag that fits it. `--answered`: the answered ones instead, with the answer
+// and who gave it (the operator's name, or `user`/`engine` when no operator was recorded).
 import type { ApiClient } from "../client/api-client.ts";
 import type { RequestView } from "../client/api-types.ts";
 import { clientCommand, printJson } from "../client/command-kit.ts";
@@ -9,9 +10,17 @@ import { renderTable, truncate } from "../format/table.ts";
 import { compactDuration } from "../format/time.ts";
 
 export const run = clientCommand("inbox", {
-  options: { run: "string" },
+  options: { run: "string", answered: "boolean" },
   async run({ client, parsed, io, json, style }) {
     const run = typeof parsed.options.run === "string" ? parsed.options.run : undefined;
+    if (parsed.options.answered === true) {
+      const all = await client.get("/api/requests", { query: { run } });
+      const answered = all.filter((r) => r.answered_by != null);
+      if (json) return void printJson(io, answered);
+      if (answered.length === 0) return void io.out("No request was answered yet.");
+      for (const line of answeredTable(answered, await runTitles(client, answered))) io.out(line);
+      return undefined;
+    }
     const requests = await client.get("/api/requests", { query: { pending: true, run } });
     if (json) return void printJson(io, requests);
     if (requests.length === 0) return void io.out("Inbox empty: nothing waits on a person.");
@@ -35,6 +44,40 @@ async function runTitles(client: ApiClient, requests: RequestView[]): Promise<Ma
   return new Map(details.flatMap((d) => (d ? [[d.id, d.title] as const] : [])));
 }
 
+/** Who answered: the operator's name when one was recorded, else the author (`user`, `engine`). */
+export function answeredBy(r: RequestView): string {
+  return r.operator ?? r.answered_by ?? "-";
+}
+
+function runLabel(r: RequestView, titles: ReadonlyMap<string, string>): string {
+  return titles.has(r.run_id) ? `${truncate(titles.get(r.run_id)!, 30)} (${r.run_id})` : r.run_id;
+}
+
+export function answeredTable(
+  requests: RequestView[],
+  titles: ReadonlyMap<string, string>,
+): string[] {
+  const rows = requests.map((r) => [
+    String(r.id),
+    runLabel(r, titles),
+    `${r.node} #${r.task_id}`,
+    truncate(r.prompt, 40),
+    truncate(JSON.stringify(r.answer ?? null), 30),
+    answeredBy(r),
+  ]);
+  return renderTable(
+    [
+      { header: "ID", align: "right" },
+      { header: "RUN" },
+      { header: "TASK" },
+      { header: "PROMPT" },
+      { header: "ANSWER" },
+      { header: "ANSWERED BY" },
+    ],
+    rows,
+  );
+}
+
 export function inboxTable(
   requests: RequestView[],
   titles: ReadonlyMap<string, string>,
@@ -43,7 +86,7 @@ export function inboxTable(
   const rows = requests.map((r) => [
     String(r.id),
     compactDuration(r.age),
-    titles.has(r.run_id) ? `${truncate(titles.get(r.run_id)!, 30)} (${r.run_id})` : r.run_id,
+    runLabel(r, titles),
     `${r.node} #${r.task_id}`,
     r.kind,
     truncate(r.prompt, 50),

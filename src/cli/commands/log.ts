@@ -25,9 +25,13 @@ export const run = clientCommand("log", {
   },
 });
 
-/** A head line (time, author, kind, node, task) and the text below it, indented, whole. */
+/**
+ * A head line (time, author, kind, the operator who wrote it, node, task) and the text below it,
+ * indented, whole.
+ */
 export function logLines(entry: LogEntry, style: Style): string[] {
-  const who = entry.kind ? `${entry.author}/${entry.kind}` : entry.author;
+  const author = entry.kind ? `${entry.author}/${entry.kind}` : entry.author;
+  const who = entry.operator ? `${author} by ${entry.operator}` : author;
   const task = entry.task_id == null ? "" : ` #${entry.task_id}`;
   const head = `${style.dim(clockTime(entry.created))}  ${style.bold(who)}  ${entry.node}${task}`;
   const text = entry.text.split(/\r?\n/).map((line) => `    ${line}`.trimEnd());

@@ -32,7 +32,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "token",
-    usage: "token rotate [--config FILE]",
+    usage: "token rotate [--config FILE] [--operator NAME]",
     summary: "generate a new operator token and print it",
     load: () => import("./token.ts"),
   },

@@ -62,11 +62,12 @@ export async function bulkRuns(
   core: EngineCore,
   action: BulkAction,
   target: BulkTarget,
+  operator: string | null = null,
 ): Promise<BulkResult> {
   const { ids, more, next } = await selectTargets(core, action, target);
   const result: BulkResult = { done: [], refused: [], more, next };
   if (action === "retry_failed") {
-    for (const id of ids) await retryFailed(core, id, result);
+    for (const id of ids) await retryFailed(core, id, result, operator);
     return result;
   }
   for (let i = 0; i < ids.length; i += BULK_CHUNK) {
@@ -76,7 +77,7 @@ export async function bulkRuns(
       const runs = await readChunk(work, chunk, result);
       if (action === "delete") await deleteChunk(core, work, runs, result, null);
       else for (const run of runs) await cancelOne(core, work, run, result);
-    });
+    }, operator);
   }
   if (action === "cancel") core.wake();
   // In the order the runs were asked for (or selected).
@@ -170,7 +171,12 @@ async function cancelOne(core: EngineCore, work: Work, run: RunRecord, result: B
 }
 
 /** Retries every dead-lettered attempt of the run no operator replaced, as `retryTask` does. */
-async function retryFailed(core: EngineCore, runId: string, result: BulkResult): Promise<void> {
+async function retryFailed(
+  core: EngineCore,
+  runId: string,
+  result: BulkResult,
+  operator: string | null,
+): Promise<void> {
   const run = await core.store.getRun(runId);
   if (!run)
     return refuse(result, runId, "not_found", `Run ${JSON.stringify(runId)} does not exist.`);
@@ -179,7 +185,7 @@ async function retryFailed(core: EngineCore, runId: string, result: BulkResult):
     return refuse(result, runId, "conflict", `Run ${runId} has no dead-lettered attempt to retry.`);
   }
   try {
-    for (const task of failed) await retryTask(core, task.id);
+    for (const task of failed) await retryTask(core, task.id, operator);
     result.done.push(runId);
   } catch (err) {
     if (!(err instanceof EngineError)) throw err;

@@ -36,6 +36,13 @@ export type {
 export type { ScheduleInput, SchedulePatch } from "./schedules.ts";
 export type { OperatorStatus } from "./tasks.ts";
 
+/**
+ * Who asked for a command: the authenticated operator's name, recorded as `operator` on the
+ * events that name the act, the work-log entry and the answer; null or absent for the engine,
+ * an agent, a plugin or a server without auth.
+ */
+export type Operator = string | null | undefined;
+
 export class Commands {
   readonly #core: EngineCore;
   readonly #scheduler: Scheduler;
@@ -70,8 +77,8 @@ export class Commands {
   // Runs.
 
   /** Queues a run of `workflow`; answers its id. */
-  submitRun(workflow: string, input: runs.SubmitInput): Promise<string> {
-    return runs.submitRun(this.#core, workflow, input);
+  submitRun(workflow: string, input: runs.SubmitInput, operator?: Operator): Promise<string> {
+    return runs.submitRun(this.#core, workflow, input, operator);
   }
 
   /**
@@ -79,73 +86,78 @@ export class Commands {
    * workflow and body answers the run it made first (`replayed`); with another, `conflict`.
    */
   /** Queues one run per input in one unit of work (all or none); answers the ids in order. */
-  submitRuns(workflow: string, inputs: readonly runs.SubmitInput[]): Promise<string[]> {
-    return runs.submitRuns(this.#core, workflow, inputs);
+  submitRuns(
+    workflow: string,
+    inputs: readonly runs.SubmitInput[],
+    operator?: Operator,
+  ): Promise<string[]> {
+    return runs.submitRuns(this.#core, workflow, inputs, operator);
   }
 
   submitRunOnce(
     workflow: string,
     input: runs.SubmitInput,
     idem: runs.IdempotencyInput,
+    operator?: Operator,
   ): Promise<runs.SubmitOnceResult> {
-    return runs.submitRunOnce(this.#core, workflow, input, idem);
+    return runs.submitRunOnce(this.#core, workflow, input, idem, operator);
   }
 
-  editRun(runId: string, input: runs.EditInput): Promise<void> {
-    return runs.editRun(this.#core, runId, input);
+  editRun(runId: string, input: runs.EditInput, operator?: Operator): Promise<void> {
+    return runs.editRun(this.#core, runId, input, operator);
   }
 
   /** Answers how many outstanding attempts were stopped. */
-  cancelRun(runId: string): Promise<number> {
-    return runs.cancelRun(this.#core, runId);
+  cancelRun(runId: string, operator?: Operator): Promise<number> {
+    return runs.cancelRun(this.#core, runId, operator);
   }
 
-  deleteRun(runId: string): Promise<void> {
-    return runs.deleteRun(this.#core, runId);
+  deleteRun(runId: string, operator?: Operator): Promise<void> {
+    return runs.deleteRun(this.#core, runId, operator);
   }
 
-  pauseRun(runId: string): Promise<void> {
-    return runs.pauseRun(this.#core, runId);
+  pauseRun(runId: string, operator?: Operator): Promise<void> {
+    return runs.pauseRun(this.#core, runId, operator);
   }
 
-  resumeRun(runId: string): Promise<void> {
-    return runs.resumeRun(this.#core, runId);
+  resumeRun(runId: string, operator?: Operator): Promise<void> {
+    return runs.resumeRun(this.#core, runId, operator);
   }
 
   /** Answers the run's 1-based place in the dispatch list. */
-  positionRun(runId: string, input: runs.PositionInput): Promise<number> {
-    return runs.positionRun(this.#core, runId, input);
+  positionRun(runId: string, input: runs.PositionInput, operator?: Operator): Promise<number> {
+    return runs.positionRun(this.#core, runId, input, operator);
   }
 
   /** An operator's note in the run's work log; answers the entry's id. */
-  appendRunLog(runId: string, text: string): Promise<number> {
-    return runs.appendOperatorLog(this.#core, runId, text);
+  appendRunLog(runId: string, text: string, operator?: Operator): Promise<number> {
+    return runs.appendOperatorLog(this.#core, runId, text, operator);
   }
 
   /**
    * Cancels, deletes or retries the failed attempts of many runs (bulk.ts): each run by its
    * single operation's rules, refusals answered per run, writes in chunks.
    */
-  bulkRuns(action: BulkAction, target: BulkTarget): Promise<BulkResult> {
-    return bulkRuns(this.#core, action, target);
+  bulkRuns(action: BulkAction, target: BulkTarget, operator?: Operator): Promise<BulkResult> {
+    return bulkRuns(this.#core, action, target, operator);
   }
 
   // Tasks: each answers the id of the attempt it enqueued.
 
-  rerunNode(runId: string, node: string): Promise<number> {
-    return tasks.rerunNode(this.#core, runId, node);
+  rerunNode(runId: string, node: string, operator?: Operator): Promise<number> {
+    return tasks.rerunNode(this.#core, runId, node, operator);
   }
 
-  moveTask(taskId: number, node: string): Promise<number> {
-    return tasks.moveTask(this.#core, taskId, node);
+  moveTask(taskId: number, node: string, operator?: Operator): Promise<number> {
+    return tasks.moveTask(this.#core, taskId, node, operator);
   }
 
-  retryTask(taskId: number): Promise<number> {
-    return tasks.retryTask(this.#core, taskId);
+  retryTask(taskId: number, operator?: Operator): Promise<number> {
+    return tasks.retryTask(this.#core, taskId, operator);
   }
 
-  setTaskStatus(taskId: number, status: tasks.OperatorStatus): Promise<void> {
-    return tasks.setTaskStatus(this.#core, taskId, status);
+  setTaskStatus(taskId: number, status: tasks.OperatorStatus, operator?: Operator): Promise<void> {
+    return tasks.setTaskStatus(this.#core, taskId, status, operator);
   }
 
   // Requests.
@@ -155,8 +167,9 @@ export class Commands {
     requestId: number,
     input: AnswerInput,
     author: AnswerAuthor = "user",
+    operator?: Operator,
   ): Promise<RequestRecord> {
-    return answerRequest(this.#core, requestId, input, author);
+    return answerRequest(this.#core, requestId, input, author, operator);
   }
 
   // Registration.

@@ -58,6 +58,7 @@ export async function answerRequest(
   requestId: number,
   input: AnswerInput,
   author: AnswerAuthor,
+  operator: string | null = null,
 ): Promise<RequestRecord> {
   return core.uow.run(async (work) => {
     const req = await work.tx.getRequest(requestId);
@@ -76,6 +77,7 @@ export async function answerRequest(
       answer,
       answered_by: author,
       answered: work.now,
+      operator: work.operator,
     });
     work.emit("request.answered", req.run_id, req.task_id, {
       author,
@@ -84,5 +86,5 @@ export async function answerRequest(
       request_id: req.id,
     });
     return answered;
-  });
+  }, operator);
 }

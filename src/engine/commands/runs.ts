@@ -56,6 +56,7 @@ export async function submitRun(
   core: EngineCore,
   workflow: string,
   input: SubmitInput,
+  operator: string | null = null,
 ): Promise<string> {
   const reg = core.registry.workflows.get(workflow);
   if (!reg) throw notRegistered(workflow);
@@ -65,7 +66,7 @@ export async function submitRun(
   let tookOwn = false;
   try {
     const payload = { title: input.title, description, input: input.input ?? null };
-    const submitted = await insertSubmitted(core, reg, payload, slot);
+    const submitted = await insertSubmitted(core, reg, payload, slot, { operator });
     tookOwn = submitted.tookOwn;
     return submitted.runId;
   } finally {
@@ -109,7 +110,7 @@ export async function submitScheduledRun(
   let quiet = true;
   try {
     const payload = { title: input.title, description: "", input: input.input ?? null };
-    const done = await insertSubmitted(core, reg, payload, slot, undefined, fire);
+    const done = await insertSubmitted(core, reg, payload, slot, { fire });
     quiet = done.tookOwn;
     return done.runId;
   } catch (err) {
@@ -133,6 +134,7 @@ export async function submitRunOnce(
   workflow: string,
   input: SubmitInput,
   idem: IdempotencyInput,
+  operator: string | null = null,
 ): Promise<SubmitOnceResult> {
   const reg = core.registry.workflows.get(workflow);
   if (!reg) throw notRegistered(workflow);
@@ -142,7 +144,7 @@ export async function submitRunOnce(
     let quiet = false;
     try {
       const payload = { title: input.title, description, input: input.input ?? null };
-      const done = await insertSubmitted(core, reg, payload, slot, idem);
+      const done = await insertSubmitted(core, reg, payload, slot, { idem, operator });
       quiet = done.tookOwn || done.replayed;
       return { runId: done.runId, replayed: done.replayed };
     } catch (err) {
@@ -177,10 +179,10 @@ async function insertSubmitted(
   reg: RegisteredWorkflow,
   payload: { title: string; description: string; input: Json },
   slot: SlotReservation | null,
-  idem?: IdempotencyInput,
-  fire?: ScheduleFireInput,
+  how: { idem?: IdempotencyInput; fire?: ScheduleFireInput; operator?: string | null },
 ): Promise<{ runId: string; tookOwn: boolean; replayed: boolean }> {
   const workflow = reg.name;
+  const { idem, fire } = how;
   return core.uow.run(async (work) => {
     const expiredBefore = work.now - core.idempotencyWindowMs;
     if (idem) {
@@ -211,7 +213,7 @@ async function insertSubmitted(
     }
     const claimed = await slot?.claim(work);
     return { runId: run.id, tookOwn: claimed?.task.id === start.id, replayed: false };
-  });
+  }, how.operator ?? null);
 }
 
 /** Inside `work`: the run row, its `run.created` and its start task. */
@@ -260,6 +262,7 @@ export async function submitRuns(
   core: EngineCore,
   workflow: string,
   inputs: readonly SubmitInput[],
+  operator: string | null = null,
 ): Promise<string[]> {
   const reg = core.registry.workflows.get(workflow);
   if (!reg) throw notRegistered(workflow);
@@ -275,13 +278,18 @@ export async function submitRuns(
         ids.push((await insertRunAt(work, core, reg, payload)).run.id);
       }
       return ids;
-    });
+    }, operator);
   } finally {
     core.wake(reg.pool);
   }
 }
 
-export async function editRun(core: EngineCore, runId: string, input: EditInput): Promise<void> {
+export async function editRun(
+  core: EngineCore,
+  runId: string,
+  input: EditInput,
+  operator: string | null = null,
+): Promise<void> {
   await core.uow.run(async (work) => {
     const run = await requireRun(work.tx, runId);
     const changed: Record<string, string> = {};
@@ -292,12 +300,19 @@ export async function editRun(core: EngineCore, runId: string, input: EditInput)
     if (!Object.keys(changed).length) return;
     await work.tx.updateRun(runId, { ...changed, updated: work.now });
     work.emit("run.updated", runId, null, { changed });
-  });
+  }, operator);
 }
 
 /** Cancels the run's outstanding attempts; answers how many were stopped. */
-export async function cancelRun(core: EngineCore, runId: string): Promise<number> {
-  return core.uow.run(async (work) => cancelRunIn(work, core, await requireRun(work.tx, runId)));
+export async function cancelRun(
+  core: EngineCore,
+  runId: string,
+  operator: string | null = null,
+): Promise<number> {
+  return core.uow.run(
+    async (work) => cancelRunIn(work, core, await requireRun(work.tx, runId)),
+    operator,
+  );
 }
 
 /** `cancelRun` inside `work` (also per run of a cancel in bulk); refuses before it writes. */
@@ -316,7 +331,11 @@ export async function cancelRunIn(work: Work, core: EngineCore, run: RunRecord):
 }
 
 /** Stops what the run has going and deletes it with its records; `run.deleted` is never stored. */
-export async function deleteRun(core: EngineCore, runId: string): Promise<void> {
+export async function deleteRun(
+  core: EngineCore,
+  runId: string,
+  operator: string | null = null,
+): Promise<void> {
   await core.uow.run(async (work) => {
     const run = await requireRun(work.tx, runId);
     for (const task of await work.tx.listTasks({ run_id: runId, status: OUTSTANDING })) {
@@ -325,10 +344,14 @@ export async function deleteRun(core: EngineCore, runId: string): Promise<void> 
     await work.tx.deleteRun(runId);
     work.unstoreRun(runId);
     work.emitUnstored("run.deleted", runId, { title: run.title, workflow: run.workflow });
-  });
+  }, operator);
 }
 
-export async function pauseRun(core: EngineCore, runId: string): Promise<void> {
+export async function pauseRun(
+  core: EngineCore,
+  runId: string,
+  operator: string | null = null,
+): Promise<void> {
   await core.uow.run(async (work) => {
     const run = await requireRun(work.tx, runId);
     if (run.status !== "queued" && run.status !== "running") {
@@ -338,10 +361,14 @@ export async function pauseRun(core: EngineCore, runId: string): Promise<void> {
     }
     await work.tx.updateRun(runId, { status: "paused", updated: work.now });
     work.emit("run.paused", runId, null, {});
-  });
+  }, operator);
 }
 
-export async function resumeRun(core: EngineCore, runId: string): Promise<void> {
+export async function resumeRun(
+  core: EngineCore,
+  runId: string,
+  operator: string | null = null,
+): Promise<void> {
   await core.uow.run(async (work) => {
     const run = await requireRun(work.tx, runId);
     if (run.status !== "paused") {
@@ -354,7 +381,7 @@ export async function resumeRun(core: EngineCore, runId: string): Promise<void> 
       updated: work.now,
     });
     work.emit("run.resumed", runId, null, {});
-  });
+  }, operator);
   core.wake();
 }
 
@@ -363,6 +390,7 @@ export async function positionRun(
   core: EngineCore,
   runId: string,
   input: PositionInput,
+  operator: string | null = null,
 ): Promise<number> {
   const position = await core.uow.run(async (work) => {
     const run = await requireRun(work.tx, runId);
@@ -373,7 +401,7 @@ export async function positionRun(
       work.emit("run.reordered", runId, null, { position: moved.position, previous: run.position });
     }
     return moved.position;
-  });
+  }, operator);
   core.wake();
   return position;
 }
@@ -386,6 +414,7 @@ export async function appendOperatorLog(
   core: EngineCore,
   runId: string,
   text: string,
+  operator: string | null = null,
 ): Promise<number> {
   return core.uow.run(async (work) => {
     await requireRun(work.tx, runId);
@@ -401,5 +430,5 @@ export async function appendOperatorLog(
       text,
     });
     return entry.id;
-  });
+  }, operator);
 }

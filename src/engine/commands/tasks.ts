@@ -15,7 +15,12 @@ import { requireNode, requireRun, requireTask } from "./lookups.ts";
 export type OperatorStatus = "ready" | "cancelled" | "dead_letter";
 
 /** A fresh attempt of `node` with the payload it last had; a join replays its stored arrivals. */
-export async function rerunNode(core: EngineCore, runId: string, node: string): Promise<number> {
+export async function rerunNode(
+  core: EngineCore,
+  runId: string,
+  node: string,
+  operator: string | null = null,
+): Promise<number> {
   const taskId = await core.uow.run(async (work) => {
     const run = await requireRun(work.tx, runId);
     const spec = requireNode(core, run, node);
@@ -47,13 +52,18 @@ export async function rerunNode(core: EngineCore, runId: string, node: string): 
       lineage: { reason: "rerun", parent: last.id },
     });
     return task.id;
-  });
+  }, operator);
   core.wake();
   return taskId;
 }
 
 /** Cancels the attempt (whatever its status) and enqueues its payload at `node`. */
-export async function moveTask(core: EngineCore, taskId: number, node: string): Promise<number> {
+export async function moveTask(
+  core: EngineCore,
+  taskId: number,
+  node: string,
+  operator: string | null = null,
+): Promise<number> {
   const newId = await core.uow.run(async (work) => {
     const task = await requireTask(work.tx, taskId);
     const run = await requireRun(work.tx, task.run_id);
@@ -76,13 +86,17 @@ export async function moveTask(core: EngineCore, taskId: number, node: string): 
     });
     work.emit("task.moved", run.id, task.id, { new_task_id: moved.id, node: task.node, to: node });
     return moved.id;
-  });
+  }, operator);
   core.wake();
   return newId;
 }
 
 /** The next attempt of a stopped task: same node, payload, branch and `created`. */
-export async function retryTask(core: EngineCore, taskId: number): Promise<number> {
+export async function retryTask(
+  core: EngineCore,
+  taskId: number,
+  operator: string | null = null,
+): Promise<number> {
   const newId = await core.uow.run(async (work) => {
     const task = await requireTask(work.tx, taskId);
     // A retry waiting out its backoff (or the failed attempt it retries): run it now.
@@ -121,7 +135,7 @@ export async function retryTask(core: EngineCore, taskId: number): Promise<numbe
       created: task.created,
     });
     return retry.id;
-  });
+  }, operator);
   core.wake();
   return newId;
 }
@@ -130,6 +144,7 @@ export async function setTaskStatus(
   core: EngineCore,
   taskId: number,
   status: OperatorStatus,
+  operator: string | null = null,
 ): Promise<void> {
   await core.uow.run(async (work) => {
     const task = await requireTask(work.tx, taskId);
@@ -159,7 +174,7 @@ export async function setTaskStatus(
       from_task: task.lineage?.parent ?? null,
       arrivals: task.lineage?.arrivals ?? null,
     });
-  });
+  }, operator);
   core.wake();
 }
 

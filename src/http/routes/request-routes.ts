@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { OperatorService } from "../../service/api.ts";
 import { Answer, RequestPath, RequestsQuery, RequestView } from "../../service/schemas/index.ts";
+import { operatorOf } from "../auth-hook.ts";
 import { OPERATOR, refusals, type ZodApp } from "./route-kit.ts";
 
 const tags = ["requests"];
@@ -48,6 +49,7 @@ export function registerRequestRoutes(app: ZodApp, service: OperatorService): vo
         response: { 200: RequestView, ...refusals(401, 404, 409, 422) },
       },
     },
-    (request) => service.answerRequest(request.params.request_id, request.body),
+    (request) =>
+      service.answerRequest(request.params.request_id, request.body, operatorOf(request)),
   );
 }

@@ -12,6 +12,7 @@ import {
   RunExplain,
   RunPath,
 } from "../../service/schemas/index.ts";
+import { operatorOf } from "../auth-hook.ts";
 import { OPERATOR, refusals, type ZodApp } from "./route-kit.ts";
 
 const tags = ["runs"];
@@ -87,7 +88,7 @@ export function registerRunHistoryRoutes(app: ZodApp, service: OperatorService):
         response: { 200: LogRef, ...refusals(401, 404, 422) },
       },
     },
-    (request) => service.appendRunLog(request.params.run_id, request.body),
+    (request) => service.appendRunLog(request.params.run_id, request.body, operatorOf(request)),
   );
   app.get(
     "/api/runs/:run_id/requests",

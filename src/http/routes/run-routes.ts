@@ -22,6 +22,7 @@ import {
   TaskRef,
   WorkflowPath,
 } from "../../service/schemas/index.ts";
+import { operatorOf } from "../auth-hook.ts";
 import { OPERATOR, refusals, trustedOk, type ZodApp } from "./route-kit.ts";
 
 const tags = ["runs"];
@@ -56,13 +57,18 @@ export function registerRunRoutes(app: ZodApp, service: OperatorService): void {
     async (request, reply) => {
       const key = request.headers["idempotency-key"];
       if (key === undefined) {
-        const created = await service.submitRun(request.params.name, request.body);
+        const created = await service.submitRun(
+          request.params.name,
+          request.body,
+          operatorOf(request),
+        );
         return reply.code(201).send(created);
       }
       const { created, replayed } = await service.submitRunOnce(
         request.params.name,
         request.body,
         key,
+        operatorOf(request),
       );
       if (replayed) return reply.code(200).header("idempotent-replayed", "true").send(created);
       return reply.code(201).send(created);
@@ -97,7 +103,11 @@ export function registerRunRoutes(app: ZodApp, service: OperatorService): void {
           ],
         );
       }
-      const created = await service.submitRuns(request.params.name, request.body);
+      const created = await service.submitRuns(
+        request.params.name,
+        request.body,
+        operatorOf(request),
+      );
       return reply.code(201).send(created);
     },
   );
@@ -142,7 +152,7 @@ export function registerRunRoutes(app: ZodApp, service: OperatorService): void {
         response: { 200: BulkOut, ...refusals(401, 422) },
       },
     },
-    (request) => service.bulkRuns(request.body),
+    (request) => service.bulkRuns(request.body, operatorOf(request)),
   );
   app.get(
     "/api/runs/counts",
@@ -184,7 +194,7 @@ export function registerRunRoutes(app: ZodApp, service: OperatorService): void {
         response: { 200: RunDetail, ...refusals(401, 404, 422) },
       },
     },
-    (request) => service.editRun(request.params.run_id, request.body),
+    (request) => service.editRun(request.params.run_id, request.body, operatorOf(request)),
   );
   app.delete(
     "/api/runs/:run_id",
@@ -199,7 +209,7 @@ export function registerRunRoutes(app: ZodApp, service: OperatorService): void {
       },
     },
     async (request, reply) => {
-      await service.deleteRun(request.params.run_id);
+      await service.deleteRun(request.params.run_id, operatorOf(request));
       return reply.code(204).send();
     },
   );
@@ -227,7 +237,7 @@ function registerRunCommands(app: ZodApp, service: OperatorService): void {
           response: { 200: Ok, ...refusals(401, 404, 409) },
         },
       },
-      (request) => service[method](request.params.run_id),
+      (request) => service[method](request.params.run_id, operatorOf(request)),
     );
   }
   app.post(
@@ -243,7 +253,7 @@ function registerRunCommands(app: ZodApp, service: OperatorService): void {
         response: { 200: PositionOut, ...refusals(401, 404, 422) },
       },
     },
-    (request) => service.positionRun(request.params.run_id, request.body),
+    (request) => service.positionRun(request.params.run_id, request.body, operatorOf(request)),
   );
   app.post(
     "/api/runs/:run_id/rerun",
@@ -258,6 +268,6 @@ function registerRunCommands(app: ZodApp, service: OperatorService): void {
         response: { 200: TaskRef, ...refusals(401, 404, 409, 422) },
       },
     },
-    (request) => service.rerun(request.params.run_id, request.body),
+    (request) => service.rerun(request.params.run_id, request.body, operatorOf(request)),
   );
 }

@@ -3,7 +3,7 @@
 
 import type { OperatorService } from "../../service/api.ts";
 import { ApiError, HealthOut, MeOut, ReadyOut } from "../../service/schemas/index.ts";
-import type { AuthGate } from "../auth.ts";
+import { type AuthGate, identifyBy } from "../auth.ts";
 import { bearerToken } from "../auth-hook.ts";
 import type { ZodApp } from "./route-kit.ts";
 
@@ -52,12 +52,16 @@ export function registerServerRoutes(
         response: { 200: MeOut },
       },
     },
-    async (request): Promise<MeOut> => ({
-      auth: deps.auth.mode,
-      authenticated: deps.auth.check(bearerToken(request)),
-      version: deps.version,
-      started_at: deps.service.startedAt.toISOString(),
-      features: [],
-    }),
+    async (request): Promise<MeOut> => {
+      const operator = identifyBy(deps.auth, bearerToken(request));
+      return {
+        auth: deps.auth.mode,
+        authenticated: deps.auth.check(bearerToken(request)),
+        ...(deps.auth.mode === "token" && operator !== null ? { operator } : {}),
+        version: deps.version,
+        started_at: deps.service.startedAt.toISOString(),
+        features: [],
+      };
+    },
   );
 }

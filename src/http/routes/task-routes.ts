@@ -14,6 +14,7 @@ import {
   TaskPath,
   TaskRef,
 } from "../../service/schemas/index.ts";
+import { operatorOf } from "../auth-hook.ts";
 import { OPERATOR, refusals, type ZodApp } from "./route-kit.ts";
 
 const tags = ["tasks"];
@@ -46,7 +47,7 @@ export function registerTaskRoutes(app: ZodApp, service: OperatorService): void 
         response: { 200: TaskRef, ...refusals(401, 404, 409, 422) },
       },
     },
-    (request) => service.moveTask(request.params.task_id, request.body),
+    (request) => service.moveTask(request.params.task_id, request.body, operatorOf(request)),
   );
   app.post(
     "/api/tasks/:task_id/retry",
@@ -60,7 +61,7 @@ export function registerTaskRoutes(app: ZodApp, service: OperatorService): void 
         response: { 200: TaskRef, ...refusals(401, 404, 409, 422) },
       },
     },
-    (request) => service.retryTask(request.params.task_id),
+    (request) => service.retryTask(request.params.task_id, operatorOf(request)),
   );
   app.post(
     "/api/tasks/:task_id/status",
@@ -75,7 +76,7 @@ export function registerTaskRoutes(app: ZodApp, service: OperatorService): void 
         response: { 200: Ok, ...refusals(401, 404, 409, 422) },
       },
     },
-    (request) => service.setTaskStatus(request.params.task_id, request.body),
+    (request) => service.setTaskStatus(request.params.task_id, request.body, operatorOf(request)),
   );
   app.get(
     "/api/tasks/:task_id/explain",

@@ -1,6 +1,6 @@
 // The work log: append-only entries, the inter-stage channel of a run.
 import { z } from "zod";
-import { int, isoDate, LogAuthor, LogKind, named } from "./common.ts";
+import { doc, int, isoDate, LogAuthor, LogKind, named } from "./common.ts";
 
 export const LogEntry = named(
   "LogEntry",
@@ -13,6 +13,10 @@ export const LogEntry = named(
     kind: LogKind.nullable().optional(),
     text: z.string(),
     created: isoDate(),
+    operator: doc(
+      z.string().optional(),
+      "The operator who wrote the entry (an authenticated operator's note); present only then.",
+    ),
   }),
 );
 export type LogEntry = z.infer<typeof LogEntry>;

@@ -43,6 +43,11 @@ export const RequestView = named(
     stale: z.boolean(),
     answer: anyJson(),
     answered_by: AnswerAuthor.nullable().optional(),
+    operator: doc(
+      z.string().optional(),
+      "The operator who answered (as authenticated); present only when an authenticated " +
+        "operator did.",
+    ),
     created: isoDate(),
     age: z.number(),
   }),

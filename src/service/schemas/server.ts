@@ -1,6 +1,6 @@
 // Server-level views: health, readiness and the caller's identity.
 import { z } from "zod";
-import { AuthMode, int, isoDate, named } from "./common.ts";
+import { AuthMode, doc, int, isoDate, named } from "./common.ts";
 
 export const HealthOut = named(
   "Health",
@@ -50,6 +50,11 @@ export const MeOut = named(
   z.object({
     auth: AuthMode,
     authenticated: z.boolean(),
+    operator: doc(
+      z.string().optional(),
+      "The operator the caller's token belongs to (`operator` for the single token, else the " +
+        "name of its `[operators.<name>]` table); absent when not authenticated or auth is off.",
+    ),
     version: z.string(),
     started_at: isoDate(),
     features: z.array(z.string()),

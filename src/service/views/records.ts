@@ -62,6 +62,7 @@ export function logView(e: LogRecord): LogEntry {
     created: iso(e.created),
   };
   if (e.kind) view.kind = e.kind;
+  if (e.operator) view.operator = e.operator;
   return view;
 }
 
@@ -82,6 +83,7 @@ export function requestView(r: RequestRecord, now = Date.now()): RequestView {
     stale: r.answered_by === null && r.stale,
     answer: r.answered_by === null ? null : r.answer,
     answered_by: r.answered_by,
+    ...(r.operator ? { operator: r.operator } : {}),
     created: iso(r.created),
     age: Math.max(0, (now - r.created) / 1000),
   };

@@ -11,8 +11,8 @@ import { toLog, toRequest, toSubmission } from "./rows.ts";
 import { type Db, first, json, rows, sql, where } from "./sql.ts";
 
 const INSERT_LOG = sql(`
-INSERT INTO log (run_id, node, task_id, author, kind, text, created)
-VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`);
+INSERT INTO log (run_id, node, task_id, author, kind, text, created, operator)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`);
 const LIST_LOG = sql("SELECT * FROM log WHERE run_id = $1 ORDER BY id");
 
 const INSERT_SUBMISSION = sql(`
@@ -23,8 +23,8 @@ const MARK_AGENT_RESULT = sql("UPDATE submissions SET agent_call = $1 WHERE id =
 const GET_REQUEST = sql("SELECT * FROM requests WHERE id = $1");
 const INSERT_REQUEST = sql(`
 INSERT INTO requests (run_id, task_id, node, kind, mode, source, ordinal, prompt, options, schema,
-  tool_call, answered_by, answer, stale, created, answered)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+  tool_call, answered_by, answer, stale, created, answered, operator)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
 RETURNING *`);
 // Spelled like the predicate of the partial index `requests_pending`.
 const PENDING = "answered_by IS NULL AND NOT stale";
@@ -48,13 +48,17 @@ const REQUESTS: PatchTable = {
     "answer",
     "created",
     "answered",
+    "operator",
   ],
   json: ["options", "schema", "tool_call", "answer"],
 };
 
 export async function appendLog(db: Db, entry: Omit<LogRecord, "id">): Promise<LogRecord> {
-  const { run_id, node, task_id, author, kind, text, created } = entry;
-  const values = [run_id, node, task_id ?? null, author, kind ?? null, text, created];
+  const { run_id, node, task_id, author, kind, text, created, operator } = entry;
+  const values = [
+    ...[run_id, node, task_id ?? null, author, kind ?? null, text, created],
+    operator ?? null,
+  ];
   return toLog((await first(db, INSERT_LOG, values))!);
 }
 
@@ -117,6 +121,7 @@ export async function insertRequest(db: Db, r: Omit<RequestRecord, "id">): Promi
     r.stale,
     r.created,
     r.answered ?? null,
+    r.operator ?? null,
   ];
   return toRequest((await first(db, INSERT_REQUEST, values))!);
 }

@@ -74,6 +74,7 @@ export function toLog(r: Row): LogRecord {
     kind: r.kind,
     text: r.text,
     created: r.created,
+    operator: r.operator ?? null,
   };
 }
 
@@ -96,6 +97,7 @@ export function toRequest(r: Row): RequestRecord {
     stale: r.stale,
     created: r.created,
     answered: r.answered,
+    operator: r.operator ?? null,
   };
 }
 

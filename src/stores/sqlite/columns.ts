@@ -66,6 +66,7 @@ export const logCodec = makeCodec<LogRecord>({
   kind: "plain",
   text: "plain",
   created: "plain",
+  operator: "plain",
 });
 
 export const requestCodec = makeCodec<RequestRecord>({
@@ -86,6 +87,7 @@ export const requestCodec = makeCodec<RequestRecord>({
   stale: "bool",
   created: "plain",
   answered: "plain",
+  operator: "plain",
 });
 
 export const submissionCodec = makeCodec<SubmissionRecord>({

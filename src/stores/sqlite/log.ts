@@ -5,8 +5,8 @@ import { logCodec, submissionCodec } from "./columns.ts";
 import { RecordQuery } from "./record-query.ts";
 
 const INSERT_LOG = `
-INSERT INTO log (run_id, node, task_id, author, kind, text, created)
-VALUES (@run_id, @node, @task_id, @author, @kind, @text, @created)
+INSERT INTO log (run_id, node, task_id, author, kind, text, created, operator)
+VALUES (@run_id, @node, @task_id, @author, @kind, @text, @created, @operator)
 RETURNING *`;
 
 const LIST_LOG = "SELECT * FROM log WHERE run_id = ? ORDER BY id";

@@ -9,9 +9,9 @@ const GET_REQUEST = "SELECT * FROM requests WHERE id = ?";
 
 const INSERT_REQUEST = `
 INSERT INTO requests (run_id, task_id, node, kind, mode, source, ordinal, prompt, options, schema,
-  tool_call, answered_by, answer, stale, created, answered)
+  tool_call, answered_by, answer, stale, created, answered, operator)
 VALUES (@run_id, @task_id, @node, @kind, @mode, @source, @ordinal, @prompt, @options, @schema,
-  @tool_call, @answered_by, @answer, @stale, @created, @answered)
+  @tool_call, @answered_by, @answer, @stale, @created, @answered, @operator)
 RETURNING *`;
 
 // "Pending" is spelled exactly like the partial index `requests_pending`, so the planner uses it.

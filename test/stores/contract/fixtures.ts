@@ -79,6 +79,7 @@ export function requestInput(
     stale: false,
     created: 1_700_000_200_000,
     answered: null,
+    operator: null,
     ...overrides,
   };
 }

@@ -18,6 +18,7 @@ export function recordsContract(h: Harness): void {
           kind: "deliverable",
           text: "# Report\n",
           created: 5,
+          operator: null,
         },
         {
           run_id: other.id,
@@ -27,6 +28,7 @@ export function recordsContract(h: Harness): void {
           kind: "note",
           text: "elsewhere",
           created: 6,
+          operator: "ana",
         },
         {
           run_id: run.id,
@@ -36,6 +38,7 @@ export function recordsContract(h: Harness): void {
           kind: null,
           text: "",
           created: 7,
+          operator: null,
         },
       ];
       const stored = await h.store.transact(async (tx) => {
@@ -107,7 +110,12 @@ export function recordsContract(h: Harness): void {
       const request = await h.store.transact((tx) => tx.insertRequest(input));
       expect(request).toStrictEqual({ ...input, id: request.id });
       expect(await h.store.getRequest(request.id)).toStrictEqual(request);
-      const patch = { answered_by: "user" as const, answer: { option_id: "allow" }, answered: 99 };
+      const patch = {
+        answered_by: "user" as const,
+        answer: { option_id: "allow" },
+        answered: 99,
+        operator: "ana",
+      };
       const answered = await h.store.transact((tx) => tx.updateRequest(request.id, patch));
       expect(answered).toStrictEqual({ ...request, ...patch });
       expect(await h.store.getRequest(request.id)).toStrictEqual(answered);

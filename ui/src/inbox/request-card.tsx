@@ -133,7 +133,11 @@ export function RequestCard({
       {elsewhere && <AnsweredElsewhere request={r} elsewhere={elsewhere} />}
       {state === "answered" && (
         <p className="answered">
-          Answered by <strong>{r.answered_by}</strong>: <code>{answerText(r)}</code>
+          Answered by{" "}
+          <strong className={r.operator ? "operator" : undefined}>
+            {r.operator ?? r.answered_by}
+          </strong>
+          : <code>{answerText(r)}</code>
         </p>
       )}
       {state === "stale" && <p className="muted small">No attempt is left to take an answer.</p>}

@@ -75,6 +75,9 @@ export function EventsList({ runId }: { runId: string }) {
               <td className="nowrap muted">{formatTime(e.created)}</td>
               <td>
                 <code className={`ev ev-${family(e.name)}`}>{e.name}</code>
+                {typeof e.data.operator === "string" && (
+                  <span className="operator"> by {e.data.operator}</span>
+                )}
               </td>
               <td className="col-id num muted">{e.task_id ?? ""}</td>
               <td className="col-data">

@@ -17,6 +17,7 @@ function Entry({ entry }: { entry: LogEntry }) {
     >
       <div className="log-meta">
         <span className={`author author-${entry.author}`}>{entry.author}</span>
+        {entry.operator && <span className="operator">by {entry.operator}</span>}
         <code className="chip chip-node">{entry.node}</code>
         {entry.kind && <span className={`chip kind-${entry.kind}`}>{entry.kind}</span>}
         {entry.task_id ? <span className="muted mono">#{entry.task_id}</span> : null}
