@@ -128,6 +128,7 @@ export {
   type RunCount,
   type RunFilter,
   type RunSelection,
+  type RunSort,
   type Store,
   type StoreProbe,
   type StoreReader,

@@ -12,6 +12,7 @@ import { SCHEMA_V5 } from "./schema-v5.ts";
 import { SCHEMA_V6 } from "./schema-v6.ts";
 import { SCHEMA_V7 } from "./schema-v7.ts";
 import { SCHEMA_V8 } from "./schema-v8.ts";
+import { SCHEMA_V9 } from "./schema-v9.ts";
 
 export type { Migration };
 
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: "error stacks of failed attempts", sql: SCHEMA_V6 },
   { version: 7, name: "timers: not-before, sleeps", sql: SCHEMA_V7 },
   { version: 8, name: "schedules and their fires", sql: SCHEMA_V8 },
+  { version: 9, name: "indexes of runs by created and updated", sql: SCHEMA_V9 },
 ];
 
 const VERSION_TABLE = `CREATE TABLE IF NOT EXISTS schema_version (

@@ -13,6 +13,7 @@ import { SCHEMA_V6 } from "./schema-v6.ts";
 import { SCHEMA_V7 } from "./schema-v7.ts";
 import { SCHEMA_V8 } from "./schema-v8.ts";
 import { SCHEMA_V9 } from "./schema-v9.ts";
+import { SCHEMA_V10 } from "./schema-v10.ts";
 
 export type { Migration };
 
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: "error stacks of failed attempts", sql: SCHEMA_V7 },
   { version: 8, name: "timers: not-before, sleeps", sql: SCHEMA_V8 },
   { version: 9, name: "schedules and their fires", sql: SCHEMA_V9 },
+  { version: 10, name: "indexes of runs by created and updated", sql: SCHEMA_V10 },
 ];
 
 export function schemaVersion(db: Database.Database): number {
