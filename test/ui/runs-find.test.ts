@@ -46,6 +46,7 @@ describe("Queue and History", () => {
     expect(await page.getAttribute(`${row(asker)} .badge`, "data-status")).toBe("running");
     expect(await page.textContent(`${row(sleeper)} .badge`)).not.toBe("waiting on you");
     await page.waitForSelector('[data-testid=waiting-count]:has-text("1 waiting on you")');
+    await page.waitForSelector('[data-testid=header-waiting]:has-text("1 waiting on you")');
     expect(await page.textContent("[data-testid=queue-count]")).toBe("2");
     expect(await page.textContent("[data-testid=history-count]")).toBe("3");
     expect(await page.locator(`${row(asker)} [data-grip]`).count()).toBe(1);
