@@ -53,6 +53,14 @@ describe("yardmaster runs: find", () => {
     const rest = await ym(...more.slice("More: yardmaster ".length).split(" "));
     expect(rest.code).toBe(0);
     expect(listed(paged.out + rest.out).sort()).toEqual([...ids].sort());
+    // A span is repeated as the instant it named, so every page asks for one range.
+    const spanned = await ym("runs", "--since", "1h", "--limit", "2");
+    const next = spanned.lines.at(-1)!;
+    expect(next).toMatch(
+      /^More: yardmaster runs --since \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z --limit 2 --cursor \S+$/,
+    );
+    const after = await ym(...next.slice("More: yardmaster ".length).split(" "));
+    expect(listed(spanned.out + after.out).sort()).toEqual([...ids].sort());
   });
 
   it("refuses each bad value with a usage error that says what is accepted", async () => {

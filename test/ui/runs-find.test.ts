@@ -70,7 +70,7 @@ describe("Queue and History", () => {
     const failed = ended.fail!;
     await page.fill("input[name=q]", failed.slice(0, 20));
     await page.waitForFunction((id) => {
-      const rows = [...document.querySelectorAll("tr[data-run-id]")];
+      const rows = [...(globalThis as any).document.querySelectorAll("tr[data-run-id]")];
       return rows.length === 1 && rows[0]!.getAttribute("data-run-id") === id;
     }, failed);
     await page.fill("input[name=q]", "done");

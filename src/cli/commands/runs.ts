@@ -56,14 +56,16 @@ const list = clientCommand("runs", {
       );
     }
     const workflow = stringOption(parsed, "workflow");
+    const since = instantOption(parsed, "since");
+    const until = instantOption(parsed, "until");
     const { body: runs, headers } = await client.request("GET", "/api/runs", {
       query: {
         // As typed: the server judges an unknown status (its 422 names the field).
         status: stringOption(parsed, "status") as RunStatus | undefined,
         workflow,
         q: stringOption(parsed, "search"),
-        created_after: instantOption(parsed, "since"),
-        created_before: instantOption(parsed, "until"),
+        created_after: since,
+        created_before: until,
         sort: sort as Sort | undefined,
         limit: limitText === undefined ? undefined : Number(limitText),
         cursor: stringOption(parsed, "cursor"),
@@ -79,7 +81,8 @@ const list = clientCommand("runs", {
     if (json) return void printJson(io, runs);
     if (runs.length === 0) return void io.out("No runs.");
     for (const line of runsTable(runs, style)) io.out(line);
-    if (next !== null) io.out(`More: yardmaster runs ${nextArgs(parsed, next).join(" ")}`);
+    if (next !== null)
+      io.out(`More: yardmaster runs ${nextArgs(parsed, next, { since, until }).join(" ")}`);
     return undefined;
   },
 });
@@ -91,11 +94,18 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   return list(argv, io);
 }
 
-/** The same filters and page size, from the next cursor (shell-quoted where needed). */
-function nextArgs(parsed: Parameters<typeof stringOption>[0], cursor: string): string[] {
+/**
+ * The same filters and page size, from the next cursor (shell-quoted where needed). A span
+ * (`--since 2h`) is repeated as the instant it named, so every page asks for the same range.
+ */
+function nextArgs(
+  parsed: Parameters<typeof stringOption>[0],
+  cursor: string,
+  resolved: Record<string, string | undefined>,
+): string[] {
   const args: string[] = [];
   for (const name of ["status", "workflow", "search", "since", "until", "sort", "limit"]) {
-    const value = stringOption(parsed, name);
+    const value = resolved[name] ?? stringOption(parsed, name);
     if (value === undefined) continue;
     args.push(
       `--${name}`,
