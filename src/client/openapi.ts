@@ -1877,6 +1877,8 @@ export interface components {
       updated: string;
       current_nodes?: string[];
       pending_requests?: number;
+      /** @description Whether every outstanding attempt of the run waits on a person: it has an open request, no attempt is ready or in progress, and none sleeps. The console labels such a run *waiting on you*; `status` is unchanged (running). Present on every run this server answers. */
+      waiting_on_people?: boolean;
       unregistered?: boolean;
     };
     RunDetail: {
@@ -1891,6 +1893,8 @@ export interface components {
       updated: string;
       current_nodes?: string[];
       pending_requests?: number;
+      /** @description Whether every outstanding attempt of the run waits on a person: it has an open request, no attempt is ready or in progress, and none sleeps. The console labels such a run *waiting on you*; `status` is unchanged (running). Present on every run this server answers. */
+      waiting_on_people?: boolean;
       unregistered?: boolean;
       description?: string;
       /** @description The input the run was submitted with; absent when none was given. */
@@ -1936,6 +1940,8 @@ export interface components {
           [key: string]: number;
         };
       };
+      /** @description Runs waiting on a person (`waiting_on_people` of the run view), counted apart: they are also counted under their status. */
+      waiting_on_people?: number;
     };
     /**
      * @description What an operation in bulk does to each run: `cancel` it, `delete` it (ended runs only), or `retry_failed`: retry each of its dead-lettered attempts, which re-opens the run.
@@ -3281,6 +3287,10 @@ export interface operations {
         status?: components["schemas"]["RunStatusInput"];
         workflow?: string;
         q?: string;
+        ended?: boolean;
+        created_after?: string;
+        created_before?: string;
+        sort?: "position" | "created" | "updated";
         limit?: number;
         cursor?: string;
       };

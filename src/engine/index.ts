@@ -132,6 +132,7 @@ export {
   type RunCount,
   type RunFilter,
   type RunSelection,
+  type RunSort,
   type ServerRecord,
   type Store,
   type StoreCluster,

@@ -38,7 +38,24 @@ export interface RunFilter {
   after?: number;
   /** At most this many runs. */
   limit?: number;
+  /** Any of these statuses (with `status`, both must hold). */
+  statuses?: readonly RunStatus[];
+  /** Title contains this text (as `title`) or the id starts with it (an exact id included). */
+  search?: string;
+  /** Created at or after this instant (epoch ms). */
+  createdFrom?: number;
+  /** Created strictly before this instant (epoch ms). */
+  createdBefore?: number;
+  /**
+   * The order: `position` (dispatch order, the default), or newest first by `created` or
+   * `updated`, then by id descending.
+   */
+  sort?: RunSort;
+  /** With a time sort: only runs after this one in that order (keyset paging). */
+  afterKey?: { at: number; id: string };
 }
+
+export type RunSort = "position" | "created" | "updated";
 
 /**
  * A selection of runs for operations in bulk and retention (`selectRuns`): oldest first, by

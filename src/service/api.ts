@@ -42,8 +42,15 @@ import type {
 export interface RunListQuery {
   status?: RunSummary["status"];
   workflow?: string;
-  /** Case-insensitive substring of the title. */
+  /** Case-insensitive substring of the title, or the id's prefix. */
   q?: string;
+  /** true: only ended runs; false: only runs not ended. */
+  ended?: boolean;
+  /** ISO-8601 instants: created at or after, strictly before. */
+  created_after?: string;
+  created_before?: string;
+  /** Dispatch order (default), or newest first by a time. */
+  sort?: "position" | "created" | "updated";
   /** A page of at most this many runs. */
   limit?: number;
   /** Where the previous page ended (its `next_cursor`). */

@@ -21,6 +21,15 @@ import { commanded, notFound, ServiceError, type ValidationIssue, validation } f
 import { Explainer } from "./explain.ts";
 import { bodyHash } from "./idempotency.ts";
 import { MAX_BULK_RUNS } from "./limits.ts";
+import {
+  countWaitingOnPeople,
+  decodeBulkCursor,
+  decodeRunCursor,
+  encodeRunCursor,
+  isWaitingOnPeople,
+  readyOf,
+  runFilter,
+} from "./run-find.ts";
 import { checkRunInput } from "./run-input.ts";
 import type * as S from "./schemas/index.ts";
 import { type JoinArrival, runGraph } from "./views/graph.ts";
@@ -35,39 +44,6 @@ import {
 } from "./views/records.ts";
 import { type RunFacts, runDetail, runSummary } from "./views/runs.ts";
 import { workflowView } from "./views/workflows.ts";
-
-/** A page cursor: the last run of the page and its position, opaque to clients. */
-function encodeCursor(run: RunRecord): string {
-  return Buffer.from(JSON.stringify([run.position, run.id])).toString("base64url");
-}
-
-/** A cursor's `[number, id]` pair, or null when it is not one this server gave. */
-function decodePair(cursor: string): [number, string] | null {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    const pair = Array.isArray(value) && value.length === 2;
-    if (pair && Number.isSafeInteger(value[0]) && typeof value[1] === "string") {
-      return [value[0], value[1]];
-    }
-  } catch {
-    // not base64url JSON
-  }
-  return null;
-}
-
-function decodeCursor(cursor: string): { position: number; id: string } | null {
-  const pair = decodePair(cursor);
-  return pair && pair[0] >= 1 ? { position: pair[0], id: pair[1] } : null;
-}
-
-/** The `cursor` of an operation in bulk: the last run an answer took, by created and id. */
-function decodeBulkCursor(cursor: string): { created: number; id: string } {
-  const pair = decodePair(cursor);
-  if (pair) return { created: pair[0], id: pair[1] };
-  throw new ServiceError("validation", "The cursor is not one this server gave.", {
-    errors: [{ loc: ["body", "cursor"], msg: "Invalid cursor", type: "value_error" }],
-  });
-}
 
 /** A readiness probe that takes longer than this answers 503: a load balancer cannot wait. */
 const READY_TIMEOUT_MS = 2000;
@@ -334,47 +310,46 @@ export class EngineOperatorService implements OperatorService {
     return (await this.listRunsPage(query)).runs;
   }
 
-  // Keyset paging in dispatch order. The cursor names the last run of the page and its position;
+  // Keyset paging. In dispatch order the cursor names the last run of the page and its position;
   // the next page starts after that run's position now (a run deleted or moved in front of it
   // shifts the positions), or, if the run itself was deleted, at the position it had (the runs
-  // behind it moved up by one). New runs go to the end, so they never shift a page.
+  // behind it moved up by one). New runs go to the end, so they never shift a page. A time sort
+  // (newest first) pages by (time, id) of the last run: a run changed since the page was read
+  // moves to the front (`updated`), so it is never answered twice.
   async listRunsPage(query: RunListQuery): Promise<RunPage> {
-    const after = query.cursor === undefined ? undefined : await this.#cursorPosition(query.cursor);
-    const filter = {
-      status: query.status,
-      workflow: query.workflow,
-      title: query.q === undefined || query.q === "" ? undefined : query.q,
-      after,
-      limit: query.limit === undefined ? undefined : query.limit + 1,
-    };
+    const sort = query.sort ?? "position";
+    const filter = runFilter(query);
+    if (query.cursor !== undefined) {
+      const at = decodeRunCursor(query.cursor, sort);
+      if ("position" in at) filter.after = await this.#cursorPosition(at);
+      else filter.afterKey = at;
+    }
     const list = await this.store.listRuns(filter);
     let next_cursor: string | null = null;
     if (query.limit !== undefined && list.length > query.limit) {
       list.length = query.limit;
-      const last = list[list.length - 1]!;
-      next_cursor = encodeCursor(last);
+      next_cursor = encodeRunCursor(list[list.length - 1]!, sort);
     }
     // Grouped once by run: filtering per run would cost runs x live attempts.
     const going = byRun(await this.store.listTasks({ status: ["in_progress", "waiting"] }));
     const pending = byRun(await this.store.listRequests({ pending: true }));
     const registered = this.engine.registry.workflows;
-    const runs = list.map((run) =>
-      runSummary(run, {
+    const runs: S.RunSummary[] = [];
+    for (const run of list) {
+      const facts = {
         going: going.get(run.id) ?? NONE,
         pending: pending.get(run.id) ?? NONE,
         registered: registered.has(run.workflow),
-      }),
-    );
+        waitingOnPeople: false,
+      };
+      const ready = readyOf(this.store, run.id);
+      facts.waitingOnPeople = await isWaitingOnPeople(run, facts.going, facts.pending, ready);
+      runs.push(runSummary(run, facts));
+    }
     return { runs, next_cursor };
   }
 
-  async #cursorPosition(cursor: string): Promise<number> {
-    const at = decodeCursor(cursor);
-    if (at === null) {
-      throw new ServiceError("validation", "The cursor is not one this server gave.", {
-        errors: [{ loc: ["query", "cursor"], msg: "Invalid cursor", type: "value_error" }],
-      });
-    }
+  async #cursorPosition(at: { position: number; id: string }): Promise<number> {
     const run = await this.store.getRun(at.id);
     return run === null ? at.position - 1 : run.position;
   }
@@ -388,15 +363,8 @@ export class EngineOperatorService implements OperatorService {
       by_status[status] = (by_status[status] ?? 0) + count;
       by_workflow[workflow] = { ...by_workflow[workflow], [status]: count };
     }
-    return { total, by_status, by_workflow };
-  }
-
-  #facts(workflow: string, runId: string, going: RunFacts["going"], pending: RunFacts["pending"]) {
-    return {
-      going: going.filter((t) => t.run_id === runId),
-      pending: pending.filter((r) => r.run_id === runId),
-      registered: this.engine.registry.workflows.has(workflow),
-    };
+    const waiting_on_people = await countWaitingOnPeople(this.store);
+    return { total, by_status, by_workflow, waiting_on_people };
   }
 
   async getRun(runId: string): Promise<S.RunDetail> {
@@ -404,7 +372,14 @@ export class EngineOperatorService implements OperatorService {
     const all = await this.store.listTasks({ run_id: runId });
     const going = all.filter((t) => t.status === "in_progress" || t.status === "waiting");
     const pending = await this.store.listRequests({ run_id: runId, pending: true });
-    return runDetail(run, all, this.#facts(run.workflow, run.id, going, pending));
+    const hasReady = async () => all.some((t) => t.status === "ready");
+    const facts: RunFacts = {
+      going,
+      pending,
+      registered: this.engine.registry.workflows.has(run.workflow),
+      waitingOnPeople: await isWaitingOnPeople(run, going, pending, hasReady),
+    };
+    return runDetail(run, all, facts);
   }
 
   async editRun(runId: string, body: S.EditRun, operator?: Operator): Promise<S.RunDetail> {

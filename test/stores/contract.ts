@@ -7,6 +7,7 @@ import { bulkContract } from "./contract/bulk.ts";
 import { claimsContract } from "./contract/claims.ts";
 import { mixedClaimsContract } from "./contract/claims-mixed.ts";
 import { countsContract } from "./contract/counts.ts";
+import { findContract } from "./contract/find.ts";
 import type { ContractOptions, Harness } from "./contract/fixtures.ts";
 import { idempotencyContract } from "./contract/idempotency.ts";
 import { joinsContract } from "./contract/joins-and-registrations.ts";
@@ -45,6 +46,7 @@ export function storeContract(
     });
 
     runsContract(harness);
+    findContract(harness);
     tasksContract(harness);
     claimsContract(harness);
     mixedClaimsContract(harness);

@@ -30,6 +30,9 @@ describe("the runs list", () => {
     await page.waitForSelector(
       `${row(id)} [data-status="running"], ${row(id)} [data-status="queued"]`,
     );
+    // Ended, it leaves the Queue for the History.
+    await page.waitForSelector(row(id), { state: "detached" });
+    await page.click("[data-view=history]");
     await page.waitForSelector(`${row(id)} [data-status="completed"]`);
     await page.waitForSelector(".conn[data-connection=live]");
     expect(await page.evaluate(() => (globalThis as any).__sameDocument)).toBe(true);
@@ -126,10 +129,11 @@ describe("the runs list", () => {
   }, 60_000);
 
   it("reorders runs by dragging a row", async () => {
+    // Runs that stay in the Queue (each holds its first node) until cancelled at the end.
     const ids = [
-      await submitRun(s, "chain", "drag one"),
-      await submitRun(s, "chain", "drag two"),
-      await submitRun(s, "chain", "drag three"),
+      await submitRun(s, "chain", "sleep:600000"),
+      await submitRun(s, "chain", "sleep:600000"),
+      await submitRun(s, "chain", "sleep:600000"),
     ];
     const page = await openConsole(browser, s, "/runs?workflow=chain");
     await page.waitForSelector(row(ids[2]));
@@ -156,6 +160,7 @@ describe("the runs list", () => {
       },
       [ids[2], ids[0]],
     );
+    for (const id of ids) await s.call("POST", `/api/runs/${id}/cancel`);
     expect(page.errors).toEqual([]);
     await page.close();
   }, 60_000);

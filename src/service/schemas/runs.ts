@@ -6,6 +6,7 @@ import {
   doc,
   int,
   isoDate,
+  isoInstantInput,
   lineInput,
   named,
   nameInput,
@@ -53,6 +54,12 @@ const summaryShape = {
   updated: isoDate(),
   current_nodes: z.array(z.string()).optional(),
   pending_requests: int().optional(),
+  waiting_on_people: doc(
+    z.boolean().optional(),
+    "Whether every outstanding attempt of the run waits on a person: it has an open request, " +
+      "no attempt is ready or in progress, and none sleeps. The console labels such a run " +
+      "*waiting on you*; `status` is unchanged (running). Present on every run this server answers.",
+  ),
   unregistered: z.boolean().optional(),
 };
 
@@ -156,13 +163,14 @@ export const RunCounts = named(
     by_workflow: z.record(z.string(), z.record(z.string(), int())).meta({
       description: "Runs per workflow, then per status; only the statuses it has runs in.",
     }),
+    waiting_on_people: doc(
+      int().optional(),
+      "Runs waiting on a person (`waiting_on_people` of the run view), counted apart: they are " +
+        "also counted under their status.",
+    ),
   }),
 );
 export type RunCounts = z.infer<typeof RunCounts>;
-
-// Checked by a refinement, not `format`, so the schema keeps to the keywords the API's request
-// schemas use elsewhere (the fuzzer generates from them).
-const ISO_INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/;
 
 export const BulkAction = named(
   "BulkAction",
@@ -186,13 +194,7 @@ export const BulkRuns = named(
             status: RunStatus.optional(),
             workflow: nameInput().optional(),
             before: doc(
-              z
-                .string()
-                .max(64)
-                .refine((t) => ISO_INSTANT.test(t) && !Number.isNaN(Date.parse(t)), {
-                  message: "Expected an ISO-8601 date-time with an offset (2026-11-01T00:00:00Z).",
-                })
-                .optional(),
+              isoInstantInput().optional(),
               "Only runs created before this instant (ISO-8601 date-time with an offset).",
             ),
           })

@@ -15,6 +15,8 @@ export interface RunFacts {
   /** Unanswered, non-stale requests of the run. */
   pending: RequestRecord[];
   registered: boolean;
+  /** Every outstanding attempt waits on a person (run-find.ts, `isWaitingOnPeople`). */
+  waitingOnPeople: boolean;
 }
 
 export function runSummary(run: RunRecord, facts: RunFacts): RunSummary {
@@ -28,6 +30,7 @@ export function runSummary(run: RunRecord, facts: RunFacts): RunSummary {
     updated: iso(run.updated),
     current_nodes: facts.going.length === 0 ? [] : [...new Set(facts.going.map((t) => t.node))],
     pending_requests: facts.pending.length,
+    waiting_on_people: facts.waitingOnPeople,
   };
   if (!facts.registered) summary.unregistered = true;
   return summary;

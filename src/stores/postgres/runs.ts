@@ -73,16 +73,45 @@ export async function listRuns(db: Db, filter: RunFilter = {}): Promise<RunRecor
     values.push(`%${likeLiteral(filter.title)}%`);
     conditions.push(`title ILIKE $${values.length}`);
   }
-  if (filter.after !== undefined) {
-    values.push(filter.after);
-    conditions.push(`position > $${values.length}`);
+  if (filter.statuses !== undefined) {
+    values.push([...filter.statuses]);
+    conditions.push(`status = ANY($${values.length}::text[])`);
+  }
+  if (filter.search !== undefined) {
+    values.push(`%${likeLiteral(filter.search)}%`, filter.search);
+    const n = values.length;
+    conditions.push(`(title ILIKE $${n - 1} OR left(id, length($${n}::text)) = $${n}::text)`);
+  }
+  if (filter.createdFrom !== undefined) {
+    values.push(filter.createdFrom);
+    conditions.push(`created >= $${values.length}`);
+  }
+  if (filter.createdBefore !== undefined) {
+    values.push(filter.createdBefore);
+    conditions.push(`created < $${values.length}`);
+  }
+  // Time sorts: newest first, keyset on (time, id), answered in order by the indexes of step 9.
+  const sort = filter.sort ?? "position";
+  let order = "position";
+  if (sort === "position") {
+    if (filter.after !== undefined) {
+      values.push(filter.after);
+      conditions.push(`position > $${values.length}`);
+    }
+  } else {
+    order = `${sort} DESC, id DESC`;
+    if (filter.afterKey !== undefined) {
+      values.push(filter.afterKey.at, filter.afterKey.id);
+      const n = values.length;
+      conditions.push(`(${sort}, id) < ($${n - 1}::bigint, $${n}::text)`);
+    }
   }
   let limit = "";
   if (filter.limit !== undefined) {
     values.push(filter.limit);
     limit = ` LIMIT $${values.length}`;
   }
-  const statement = sql(`SELECT * FROM runs ${where(conditions)} ORDER BY position${limit}`);
+  const statement = sql(`SELECT * FROM runs ${where(conditions)} ORDER BY ${order}${limit}`);
   return (await rows(db, statement, values)).map(toRun);
 }
 

@@ -14,6 +14,7 @@ import { SCHEMA_V7 } from "./schema-v7.ts";
 import { SCHEMA_V8 } from "./schema-v8.ts";
 import { SCHEMA_V9 } from "./schema-v9.ts";
 import { SCHEMA_V10 } from "./schema-v10.ts";
+import { SCHEMA_V11 } from "./schema-v11.ts";
 
 export type { Migration };
 
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: "timers: not-before, sleeps", sql: SCHEMA_V8 },
   { version: 9, name: "schedules and their fires", sql: SCHEMA_V9 },
   { version: 10, name: "operators of log entries and answers", sql: SCHEMA_V10 },
+  { version: 11, name: "indexes of runs by created and updated", sql: SCHEMA_V11 },
 ];
 
 export function schemaVersion(db: Database.Database): number {

@@ -29,6 +29,73 @@ FROM runs WHERE (@statuses IS NULL OR status IN (SELECT value FROM json_each(@st
   AND (@afterCreated IS NULL OR created > @afterCreated OR (created = @afterCreated AND id > @afterId))
 ORDER BY created, id LIMIT @limit`;
 
+// A find (search, creation range, a time sort, several statuses) is built from the conditions it
+// has, one statement per shape, prepared once. Time sorts are newest first with a keyset on
+// (time, id), which the indexes of step 10 (`runs_created`, `runs_updated`) answer in order.
+const COLUMNS =
+  "id, workflow, title, description, status, position, created, updated, started, input";
+
+interface FindShape {
+  sql: string;
+  params: Row;
+}
+
+function findShape(filter: RunFilter): FindShape {
+  const conditions: string[] = [];
+  const params: Row = {};
+  const add = (condition: string, values: Row) => {
+    conditions.push(condition);
+    Object.assign(params, values);
+  };
+  if (filter.status !== undefined) add("status = @status", { status: filter.status });
+  if (filter.statuses !== undefined) {
+    add("status IN (SELECT value FROM json_each(@statuses))", {
+      statuses: JSON.stringify(filter.statuses),
+    });
+  }
+  if (filter.workflow !== undefined) add("workflow = @workflow", { workflow: filter.workflow });
+  if (filter.title !== undefined) {
+    add("title LIKE '%' || @title || '%' ESCAPE '\\'", { title: likeLiteral(filter.title) });
+  }
+  if (filter.search !== undefined) {
+    add(
+      "(title LIKE '%' || @search || '%' ESCAPE '\\' OR substr(id, 1, length(@prefix)) = @prefix)",
+      { search: likeLiteral(filter.search), prefix: filter.search },
+    );
+  }
+  if (filter.createdFrom !== undefined) add("created >= @from", { from: filter.createdFrom });
+  if (filter.createdBefore !== undefined)
+    add("created < @before", { before: filter.createdBefore });
+  const sort = filter.sort ?? "position";
+  let order = "position";
+  if (sort === "position") {
+    if (filter.after !== undefined) add("position > @after", { after: filter.after });
+  } else {
+    order = `${sort} DESC, id DESC`;
+    if (filter.afterKey !== undefined) {
+      add(`(${sort}, id) < (@afterAt, @afterId)`, {
+        afterAt: filter.afterKey.at,
+        afterId: filter.afterKey.id,
+      });
+    }
+  }
+  if (filter.limit !== undefined) params.limit = filter.limit;
+  const where = conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
+  const limit = filter.limit === undefined ? "" : " LIMIT @limit";
+  return { sql: `SELECT ${COLUMNS} FROM runs ${where} ORDER BY ${order}${limit}`, params };
+}
+
+/** Whether the filter asks for more than the dispatch list's own statement answers. */
+function isFind(filter: RunFilter): boolean {
+  return (
+    filter.statuses !== undefined ||
+    filter.search !== undefined ||
+    filter.createdFrom !== undefined ||
+    filter.createdBefore !== undefined ||
+    (filter.sort !== undefined && filter.sort !== "position")
+  );
+}
+
 const COUNT_RUNS = `SELECT status, workflow, count(*) AS count FROM runs GROUP BY status, workflow
 ORDER BY status, workflow`;
 
@@ -94,18 +161,30 @@ export function runReads(db: Database.Database) {
   const list = db.prepare<[Row], unknown[]>(LIST_RUNS).raw();
   const count = db.prepare<[], RunCount>(COUNT_RUNS);
   const select = db.prepare<[Row], unknown[]>(SELECT_RUNS).raw();
+  const finds = new Map<string, Database.Statement<[Row], unknown[]>>();
+  const find = (filter: RunFilter): RunRecord[] => {
+    const shape = findShape(filter);
+    let statement = finds.get(shape.sql);
+    if (statement === undefined) {
+      statement = db.prepare<[Row], unknown[]>(shape.sql).raw();
+      finds.set(shape.sql, statement);
+    }
+    return statement.all(shape.params).map(decodeListed);
+  };
   return {
     get: (id: string): RunRecord | null => get.get(id),
     list: (filter: RunFilter = {}): RunRecord[] =>
-      list
-        .all({
-          status: filter.status ?? null,
-          workflow: filter.workflow ?? null,
-          title: filter.title === undefined ? null : likeLiteral(filter.title),
-          after: filter.after ?? 0,
-          limit: filter.limit ?? -1,
-        })
-        .map(decodeListed),
+      isFind(filter)
+        ? find(filter)
+        : list
+            .all({
+              status: filter.status ?? null,
+              workflow: filter.workflow ?? null,
+              title: filter.title === undefined ? null : likeLiteral(filter.title),
+              after: filter.after ?? 0,
+              limit: filter.limit ?? -1,
+            })
+            .map(decodeListed),
     count: (): RunCount[] => count.all(),
     select: (q: RunSelection): RunRecord[] =>
       select

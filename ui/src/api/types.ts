@@ -15,6 +15,7 @@ export type Json = unknown;
 export type BranchFrame = Schemas["BranchFrame"];
 export type RunSummary = Schemas["RunSummary"];
 export type RunCounts = Schemas["RunCounts"];
+export type BulkOut = Schemas["BulkOut"];
 export type TaskView = Schemas["TaskView"];
 export type RunOutput = Schemas["RunOutput"];
 export type RunDetail = Schemas["RunDetail"];

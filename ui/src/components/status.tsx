@@ -28,13 +28,25 @@ const LABELS: Record<string, string> = {
 
 export const statusLabel = (status: string) => LABELS[status] ?? status;
 
-export function StatusBadge({ status, pulse = true }: { status: string; pulse?: boolean }) {
-  const tone = toneOf(status);
+/**
+ * A status badge. `waiting`: the run waits on a person (the run view's `waiting_on_people`), so
+ * it reads *waiting on you* in amber; `data-status` keeps the run's own status.
+ */
+export function StatusBadge({
+  status,
+  pulse = true,
+  waiting = false,
+}: {
+  status: string;
+  pulse?: boolean;
+  waiting?: boolean;
+}) {
+  const tone = waiting ? "amber" : toneOf(status);
   const live = pulse && (tone === "blue" || tone === "amber");
   return (
-    <span className={`badge tone-${tone}`} data-status={status}>
+    <span className={`badge tone-${tone}`} data-status={status} data-waiting={waiting || undefined}>
       <span className={live ? "dot dot-live" : "dot"} aria-hidden="true" />
-      {statusLabel(status)}
+      {waiting ? "waiting on you" : statusLabel(status)}
     </span>
   );
 }

@@ -3,10 +3,11 @@
 import { type RefObject, useSyncExternalStore } from "react";
 import { get } from "../api/client.ts";
 import { getToken, requireToken, setToken } from "../api/token.ts";
-import type { Health, Me } from "../api/types.ts";
+import type { Health, Me, RunCounts } from "../api/types.ts";
 import { Icon } from "../components/icons.tsx";
 import { connectionStatus, onStatus } from "../live/event-stream.ts";
 import { useQuery } from "../live/query-cache.ts";
+import { Link } from "../router.tsx";
 
 const LABEL = {
   connecting: "Connecting…",
@@ -29,6 +30,9 @@ export function ConnectionPill() {
 function PoolLoad() {
   const health = useQuery("health", () => get<Health>("/api/health"));
   const pools = Object.entries(health.data?.pools ?? {});
+  // Shared with the sidebar's badge (one read of the counts, refetched on run events).
+  const counts = useQuery("runs-counts", () => get<RunCounts>("/api/runs/counts"));
+  const waiting = counts.data?.waiting_on_people ?? 0;
   return (
     <div className="pool-load">
       {pools.map(([name, p]) => (
@@ -52,6 +56,11 @@ function PoolLoad() {
         <span className="muted">
           <span className="num">{health.data.runs_running}</span> running
         </span>
+      )}
+      {waiting > 0 && (
+        <Link to="/inbox" className="header-waiting" data-testid="header-waiting">
+          <span className="num">{waiting}</span> waiting on you
+        </Link>
       )}
     </div>
   );

@@ -30,7 +30,7 @@ export function RunHeader({
         <div className="run-title">
           <h1>{run.title}</h1>
           <div className="run-meta">
-            <StatusBadge status={run.status} />
+            <StatusBadge status={run.status} waiting={run.waiting_on_people === true} />
             <Link to={`/workflows/${run.workflow}`} className="chip">
               {run.workflow}
             </Link>

@@ -58,7 +58,7 @@ const ROW_ESTIMATE = 49;
 function Gap({ height }: { height: number }) {
   return (
     <tr className="row-gap" style={{ height }}>
-      <td colSpan={9} />
+      <td colSpan={10} />
     </tr>
   );
 }
@@ -91,7 +91,27 @@ function useRowWindow(count: number, body: RefObject<HTMLTableSectionElement | n
   };
 }
 
-export function RunsTable({ runs, queryKey }: { runs: RunSummary[]; queryKey: string }) {
+/** The rows ticked for an operation in bulk, and how a click changes them. */
+export interface Selection {
+  ids: ReadonlySet<string>;
+  /** A row's box clicked; with shift, every row between the last click and this one. */
+  toggle(index: number, shift: boolean): void;
+  /** The header's box: every row shown on the page, or none. */
+  toggleAll(): void;
+}
+
+export function RunsTable({
+  runs,
+  queryKey,
+  reorderable = true,
+  selection,
+}: {
+  runs: RunSummary[];
+  queryKey: string;
+  /** Dragging rows reorders the dispatch list (the Queue view only). */
+  reorderable?: boolean;
+  selection?: Selection;
+}) {
   const body = useRef<HTMLTableSectionElement>(null);
   const shown = useRowWindow(runs.length, body);
   const [focusId, setFocusId] = useState<string | null>(null);
@@ -99,6 +119,8 @@ export function RunsTable({ runs, queryKey }: { runs: RunSummary[]; queryKey: st
     setFocusId(runs[from].id);
     void reorder(queryKey, runs, from, to);
   });
+  const all =
+    selection !== undefined && runs.length > 0 && runs.every((r) => selection.ids.has(r.id));
   useEffect(() => {
     if (focusId) body.current?.querySelector<HTMLElement>(`[data-grip="${focusId}"]`)?.focus();
   }, [focusId]);
@@ -106,6 +128,17 @@ export function RunsTable({ runs, queryKey }: { runs: RunSummary[]; queryKey: st
     <table className={drag ? "table runs-table is-dragging" : "table runs-table"}>
       <thead>
         <tr>
+          <th className="col-select">
+            {selection && (
+              <input
+                type="checkbox"
+                aria-label="Select every run on this page"
+                data-select-all
+                checked={all}
+                onChange={() => selection.toggleAll()}
+              />
+            )}
+          </th>
           <th className="col-grip" aria-label="Reorder" />
           <th className="col-pos">#</th>
           <th className="col-status">Status</th>
@@ -130,21 +163,35 @@ export function RunsTable({ runs, queryKey }: { runs: RunSummary[]; queryKey: st
               data-run-id={r.id}
               className={rowClass(i)}
             >
+              <td className="col-select">
+                {selection && (
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${r.title}`}
+                    data-select={r.id}
+                    checked={selection.ids.has(r.id)}
+                    onClick={(e) => selection.toggle(i, e.shiftKey)}
+                    readOnly
+                  />
+                )}
+              </td>
               <td className="col-grip">
-                <button
-                  type="button"
-                  className="grip"
-                  data-grip={r.id}
-                  aria-label={`Move ${r.title} (arrow keys)`}
-                  title="Drag to reorder, or focus and use ↑ ↓"
-                  {...handleProps(i)}
-                >
-                  <Icon name="grip" />
-                </button>
+                {reorderable && (
+                  <button
+                    type="button"
+                    className="grip"
+                    data-grip={r.id}
+                    aria-label={`Move ${r.title} (arrow keys)`}
+                    title="Drag to reorder, or focus and use ↑ ↓"
+                    {...handleProps(i)}
+                  >
+                    <Icon name="grip" />
+                  </button>
+                )}
               </td>
               <td className="col-pos num muted">{r.position}</td>
               <td className="col-status">
-                <StatusBadge status={r.status} />
+                <StatusBadge status={r.status} waiting={r.waiting_on_people === true} />
               </td>
               <td className="col-title">
                 <Link to={`/runs/${r.id}`} className="run-link">

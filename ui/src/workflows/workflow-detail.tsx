@@ -3,9 +3,10 @@
 import { useMemo, useState } from "react";
 import { enc, get } from "../api/client.ts";
 import type { WorkflowOut } from "../api/types.ts";
-import { ErrorNote } from "../components/error-note.tsx";
+import { ErrorNote, errorText } from "../components/error-note.tsx";
 import { Icon } from "../components/icons.tsx";
 import { Tabs } from "../components/tabs.tsx";
+import { toast } from "../components/toast.tsx";
 import { FlowGraph } from "../graph/flow-graph.tsx";
 import type { GraphEdgeInfo, GraphNodeInfo } from "../graph/layout.ts";
 import { useQuery } from "../live/query-cache.ts";
@@ -13,6 +14,8 @@ import { ActionForm } from "../plugins/form-panel.tsx";
 import { panelTitle } from "../plugins/manifest.ts";
 import { PanelList, usePanels } from "../plugins/panels.tsx";
 import { Link, navigate } from "../router.tsx";
+import { type BulkResult, retryAllFailed } from "../runs/bulk.ts";
+import { BulkResultNote } from "../runs/bulk-bar.tsx";
 import { SubmitRunDialog } from "../runs/submit-run.tsx";
 import { FailuresCard } from "./failures-card.tsx";
 import { NodesTable } from "./nodes-table.tsx";
@@ -36,6 +39,7 @@ export function WorkflowDetail({ name }: { name: string }) {
   const [tab, setTab] = useState("graph");
   const [focus, setFocus] = useState<string | null>(null);
   const [dialog, setDialog] = useState<"reload" | "remove" | "submit" | null>(null);
+  const [retried, setRetried] = useState<BulkResult | null>(null);
   const panes = usePanels(name, "workflow", "pane");
   const cards = usePanels(name, "workflow", "card");
   const data = wf.data;
@@ -79,6 +83,7 @@ export function WorkflowDetail({ name }: { name: string }) {
           <button type="button" className="btn btn-primary" onClick={() => setDialog("submit")}>
             <Icon name="plus" /> New run
           </button>
+          <RetryAllFailed name={name} onResult={setRetried} />
           <button type="button" className="btn" onClick={() => setDialog("reload")}>
             <Icon name="reload" /> Reload
           </button>
@@ -87,6 +92,7 @@ export function WorkflowDetail({ name }: { name: string }) {
           </button>
         </div>
       </div>
+      {retried && <BulkResultNote result={retried} onClose={() => setRetried(null)} />}
       <div className="run-grid">
         <div className="run-main">
           <section className="card card-flush">
@@ -179,5 +185,37 @@ export function WorkflowDetail({ name }: { name: string }) {
         />
       )}
     </div>
+  );
+}
+
+/** Retries the dead-lettered attempts of every failed run of the workflow (bulk, by filter). */
+function RetryAllFailed({
+  name,
+  onResult,
+}: {
+  name: string;
+  onResult: (result: BulkResult) => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const retry = async () => {
+    setBusy(true);
+    try {
+      onResult(await retryAllFailed(name));
+    } catch (err) {
+      toast(`Retry failed: ${errorText(err)}`, "error");
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <button
+      type="button"
+      className="btn"
+      disabled={busy}
+      data-testid="retry-all-failed"
+      onClick={retry}
+    >
+      <Icon name="reload" /> Retry all failed
+    </button>
   );
 }
