@@ -33,6 +33,7 @@ import {
   type Target,
 } from "./connection.ts";
 import { MIGRATIONS, migrate, schemaVersion } from "./migrations.ts";
+import { PlannerStats } from "./planner-stats.ts";
 import { PgReader } from "./reader.ts";
 import { holdServingLock, SchemaInUseError } from "./serving-lock.ts";
 import { poolDb, runBatch } from "./transaction.ts";
@@ -51,6 +52,7 @@ export class PostgresStore extends PgReader implements Store {
   readonly #pools: Pools;
   readonly #queue: TransactionQueue;
   readonly #servingLock: pg.Client | null;
+  readonly #stats: PlannerStats;
   #closed = false;
 
   constructor(target: Target, pools: Pools, servingLock: pg.Client | null = null) {
@@ -59,6 +61,7 @@ export class PostgresStore extends PgReader implements Store {
     this.label = target.label;
     this.#pools = pools;
     this.#servingLock = servingLock;
+    this.#stats = new PlannerStats(pools.reader);
     this.#queue = new TransactionQueue(
       (batch) => runBatch(pools.writer, batch),
       POSTGRES_MAX_BATCH,
@@ -67,6 +70,7 @@ export class PostgresStore extends PgReader implements Store {
 
   transact<T>(fn: (tx: StoreWriter) => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(new Error("store is closed"));
+    this.#stats.note();
     return this.#queue.push(fn);
   }
 
@@ -90,6 +94,7 @@ export class PostgresStore extends PgReader implements Store {
     if (this.#closed) return;
     this.#closed = true;
     await this.#queue.idle();
+    await this.#stats.idle();
     await Promise.all([this.#pools.writer.end(), this.#pools.reader.end()]);
     await this.#servingLock?.end();
   }
