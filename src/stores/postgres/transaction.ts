@@ -2,8 +2,9 @@
 // COMMIT for the batch, each callback in its own SAVEPOINT when there are several (a callback
 // that throws rolls back only its own writes), and no promise settled before the COMMIT (or
 // ROLLBACK) that decided it. A callback starts as soon as its turn comes, without waiting for
-// BEGIN or SAVEPOINT to come back: its first statement waits for them instead (and fails,
-// unsent, if they did), so queued callbacks run back to back with no round trip in between.
+// BEGIN or SAVEPOINT to come back: its first statement waits for BEGIN (and fails, unsent, if
+// it did) and is queued behind the SAVEPOINT, and RELEASE SAVEPOINT is not waited for either,
+// so queued callbacks run back to back with no round trip of their own in between.
 // Also the two `Db`s: the read pool, and a transaction's connection that refuses to run
 // anything once its callback has finished.
 import type pg from "pg";
@@ -30,7 +31,7 @@ class TxDb implements Db {
 
   constructor(
     private readonly client: pg.PoolClient,
-    /** BEGIN and SAVEPOINT, sent but maybe not answered yet. */
+    /** BEGIN, sent but maybe not answered yet. */
     private readonly ready: Promise<unknown>,
   ) {}
 
@@ -63,9 +64,13 @@ async function runUnit(
   unit: QueuedUnit,
   shared: boolean,
   begin: Promise<unknown>,
+  releases: Promise<unknown>[],
 ) {
-  const ready = sent(Promise.all([begin, shared ? client.query("SAVEPOINT unit") : null]));
-  const db = new TxDb(client, ready);
+  // The SAVEPOINT is queued on the connection before any statement of the unit, so it runs
+  // first; the statements wait only for BEGIN (answered once per batch), not for it: a
+  // SAVEPOINT that failed fails them too (the transaction is aborted) and is reported below.
+  const savepoint = shared ? sent(client.query("SAVEPOINT unit")) : null;
+  const db = new TxDb(client, begin);
   let outcome: Outcome;
   try {
     outcome = { ok: true, value: await unit.fn(new PgWriter(db)) };
@@ -73,10 +78,12 @@ async function runUnit(
     outcome = { ok: false, error };
   }
   db.end();
-  await ready; // BEGIN or SAVEPOINT failed: the whole batch fails
+  await Promise.all([begin, savepoint]); // BEGIN or SAVEPOINT failed: the whole batch fails
   // A callback that caught a failed statement and went on cannot commit: PostgreSQL aborted it.
   if (outcome.ok && db.failed !== null) outcome = { ok: false, error: db.failed.error };
-  if (shared && outcome.ok) await client.query("RELEASE SAVEPOINT unit");
+  // RELEASE is not waited for: the next unit's statements queue behind it, and one that failed
+  // leaves the transaction aborted, so COMMIT answers ROLLBACK and the whole batch fails.
+  if (shared && outcome.ok) releases.push(sent(client.query("RELEASE SAVEPOINT unit")));
   if (shared && !outcome.ok) {
     await client.query("ROLLBACK TO SAVEPOINT unit");
     await client.query("RELEASE SAVEPOINT unit");
@@ -88,9 +95,11 @@ async function runUnit(
 async function runAll(client: pg.PoolClient, batch: QueuedUnit[], outcomes: Outcome[]) {
   const shared = batch.length > 1;
   const begin = sent(client.query("BEGIN"));
-  for (const unit of batch) outcomes.push(await runUnit(client, unit, shared, begin));
+  const releases: Promise<unknown>[] = [];
+  for (const unit of batch) outcomes.push(await runUnit(client, unit, shared, begin, releases));
   const end = !shared && !outcomes[0].ok ? "ROLLBACK" : "COMMIT";
   const done = await client.query(end);
+  await Promise.all(releases);
   // COMMIT of an aborted transaction answers ROLLBACK instead of failing.
   if (end === "COMMIT" && done.command !== "COMMIT") {
     throw new Error("store: the transaction was rolled back at commit");
