@@ -20,6 +20,9 @@ export function poolDb(pool: pg.Pool): Db {
       const result = await pool.query({ ...statement, values: [...values] });
       return { rows: result.rows, count: result.rowCount ?? 0 };
     },
+    async write(statement: Statement, values: readonly unknown[] = []) {
+      await pool.query({ ...statement, values: [...values] });
+    },
   };
 }
 
@@ -28,6 +31,9 @@ class TxDb implements Db {
   #live = true;
   /** The first statement that failed: PostgreSQL aborts the (sub)transaction then. */
   failed: { error: unknown } | null = null;
+  /** The first `write` that failed (the callback never saw its failure). */
+  writeFailed: { error: unknown } | null = null;
+  readonly #writes: Promise<void>[] = [];
 
   constructor(
     private readonly client: pg.PoolClient,
@@ -50,6 +56,25 @@ class TxDb implements Db {
       this.failed ??= { error };
       throw error;
     }
+  }
+
+  async write(statement: Statement, values: readonly unknown[] = []): Promise<void> {
+    if (!this.#live) throw new Error("store: transaction already finished");
+    await this.ready;
+    if (!this.#live) throw new Error("store: transaction already finished");
+    const query = this.client.query({ ...statement, values: [...values] }).then(
+      () => {},
+      (error: unknown) => {
+        this.failed ??= { error };
+        this.writeFailed ??= { error };
+      },
+    );
+    this.#writes.push(query);
+  }
+
+  /** Waits for the answers of the writes sent without waiting. */
+  async settled(): Promise<void> {
+    await Promise.all(this.#writes);
   }
 }
 
@@ -78,6 +103,10 @@ async function runUnit(
     outcome = { ok: false, error };
   }
   db.end();
+  await db.settled();
+  // A write the callback did not wait for failed: that failure is the unit's (what failed
+  // after it was PostgreSQL refusing statements in the aborted transaction).
+  if (db.writeFailed !== null) outcome = { ok: false, error: db.writeFailed.error };
   await Promise.all([begin, savepoint]); // BEGIN or SAVEPOINT failed: the whole batch fails
   // A callback that caught a failed statement and went on cannot commit: PostgreSQL aborted it.
   if (outcome.ok && db.failed !== null) outcome = { ok: false, error: db.failed.error };
