@@ -4,6 +4,7 @@
 // running (2 completed attempts and 1 ready), a third queued (1 ready attempt), then prints the
 // plan and timing of the claim and of the reads a step makes on the writer.
 import pg from "pg";
+import { CLAIM as CLAIM_STATEMENT } from "../src/stores/postgres/claims.ts";
 import { openPostgresStore } from "../src/stores/postgres/index.ts";
 import { findPostgresBin, startPostgresCluster } from "../test/support/postgres-cluster.ts";
 
@@ -57,20 +58,7 @@ async function explain(label: string, text: string, values: unknown[]) {
   console.log(`\n== ${label}`);
   for (const r of rows) console.log(r["QUERY PLAN"]);
 }
-const CLAIM = `
-WITH picked AS MATERIALIZED (
-  SELECT t.id, r.position
-  FROM tasks t JOIN runs r ON r.id = t.run_id
-  WHERE t.status = 'ready' AND r.status IN ('queued', 'running') AND r.workflow = ANY($1::text[])
-    AND (t.not_before IS NULL OR t.not_before <= $3)
-  ORDER BY r.position, t.priority DESC, t.created, t.id
-  LIMIT $2
-  FOR UPDATE OF t SKIP LOCKED
-)
-UPDATE tasks u SET status = 'in_progress', started = $3, claim = u.claim + 1
-FROM picked
-WHERE u.id = picked.id AND u.status = 'ready'
-RETURNING u.*, picked.position AS run_position`;
+const CLAIM = CLAIM_STATEMENT.text;
 const extra = process.argv[2];
 await explain("claim 8", extra ?? CLAIM, [["chain3"], 8, Date.now()]);
 await explain("claim 1", extra ?? CLAIM, [["chain3"], 1, Date.now()]);

@@ -34,32 +34,24 @@ function add(key: string, ms: number): void {
   tallies.set(key, t);
 }
 
-function wrapMethods(proto: object, prefix: (self: object) => string): void {
-  for (const name of Object.getOwnPropertyNames(proto)) {
-    const original = Reflect.get(proto, name) as unknown;
-    if (name === "constructor" || typeof original !== "function") continue;
-    Reflect.set(proto, name, function (this: object, ...args: unknown[]) {
-      const start = performance.now();
-      try {
-        return original.apply(this, args);
-      } finally {
-        add(`${prefix(this)}${name}`, performance.now() - start);
-      }
-    });
-  }
-}
-
-/** The same for methods that answer promises: timed until they settle. */
-function wrapAsyncMethods(proto: object, prefix: (self: object) => string): void {
+/**
+ * Times every method of `proto`: until it returns (SQLite: the statement ran inside), or with
+ * `settle`, until the promise it answers settles (PostgreSQL: the server answered).
+ */
+function wrapMethods(proto: object, prefix: (self: object) => string, settle = false): void {
   for (const name of Object.getOwnPropertyNames(proto)) {
     const original = Reflect.get(proto, name) as unknown;
     if (name === "constructor" || typeof original !== "function") continue;
     Reflect.set(proto, name, function (this: object, ...args: unknown[]) {
       const start = performance.now();
       const done = () => add(`${prefix(this)}${name}`, performance.now() - start);
-      const value = original.apply(this, args);
-      if (value instanceof Promise) value.then(done, done);
-      else done();
+      let value: unknown;
+      try {
+        value = original.apply(this, args);
+      } finally {
+        if (!(settle && value instanceof Promise)) done();
+      }
+      if (settle && value instanceof Promise) value.then(done, done);
       return value;
     });
   }
@@ -115,8 +107,8 @@ export function installStoreTrace(): () => TraceReport {
   wrapMethods(SqliteReader.prototype, (self) => (self instanceof SqliteWriter ? "tx." : "read."));
   wrapMethods(SqliteWriter.prototype, () => "tx.");
   wrapTransact(SqliteStore);
-  wrapAsyncMethods(PgReader.prototype, (self) => (self instanceof PgWriter ? "tx." : "read."));
-  wrapAsyncMethods(PgWriter.prototype, () => "tx.");
+  wrapMethods(PgReader.prototype, (self) => (self instanceof PgWriter ? "tx." : "read."), true);
+  wrapMethods(PgWriter.prototype, () => "tx.", true);
   wrapTransact(PostgresStore);
   wrapPgQueries();
   return () => Object.fromEntries([...tallies].sort((a, b) => b[1].ms - a[1].ms));
