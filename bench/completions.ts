@@ -8,31 +8,35 @@ export class Completions {
   /** run id -> when its `run.completed` or `run.failed` frame arrived (performance.now). */
   readonly ended = new Map<string, number>();
   readonly failed = new Set<string>();
-  readonly #listener: SseListener;
+  readonly #listeners: SseListener[] = [];
   #pending: Set<string> | null = null;
   #wake: (() => void) | null = null;
 
-  private constructor(listener: SseListener) {
-    this.#listener = listener;
-  }
-
-  static async open(base: string): Promise<Completions> {
+  /** Listens on every server given (BENCH_SERVERS: each one's stream carries its own ends). */
+  static async open(bases: string | readonly string[]): Promise<Completions> {
     let self: Completions | null = null;
     const early: Array<[string, number, boolean]> = [];
-    const listener = await SseListener.open(
-      base,
-      "/api/events?names=run.completed,run.failed",
-      (event, at) => {
-        const id = event.envelope.run_id;
-        if (!id) return;
-        const failed = event.name === "run.failed";
-        if (self) self.#record(id, at, failed);
-        else early.push([id, at, failed]);
-      },
-    );
-    self = new Completions(listener);
+    const listeners: SseListener[] = [];
+    for (const base of typeof bases === "string" ? [bases] : bases) {
+      listeners.push(
+        await Completions.#listen(base, (id, at, failed) => {
+          if (self) self.#record(id, at, failed);
+          else early.push([id, at, failed]);
+        }),
+      );
+    }
+    self = new Completions();
+    self.#listeners.push(...listeners);
     for (const [id, at, failed] of early) self.#record(id, at, failed);
     return self;
+  }
+
+  static #listen(base: string, record: (id: string, at: number, failed: boolean) => void) {
+    return SseListener.open(base, "/api/events?names=run.completed,run.failed", (event, at) => {
+      const id = event.envelope.run_id;
+      if (!id) return;
+      record(id, at, event.name === "run.failed");
+    });
   }
 
   #record(id: string, at: number, failed: boolean): void {
@@ -60,11 +64,11 @@ export class Completions {
   }
 
   get resyncs(): number {
-    return this.#listener.resyncs;
+    return this.#listeners.reduce((n, l) => n + l.resyncs, 0);
   }
 
   close(): void {
-    this.#listener.close();
+    for (const listener of this.#listeners) listener.close();
   }
 }
 

@@ -1,6 +1,7 @@
 // A lean HTTP client for the load generator: node:http over keep-alive sockets (one per request
 // in flight), so the client costs little CPU next to the server it measures. Every request has
-// a timeout, so no wait is unbounded.
+// a timeout, so no wait is unbounded. Given several servers' URLs (BENCH_SERVERS), it sends
+// each request to the next one, round-robin.
 import http from "node:http";
 
 export interface Reply {
@@ -9,12 +10,16 @@ export interface Reply {
 }
 
 export class HttpClient {
-  readonly #base: URL;
+  readonly #bases: URL[];
+  #next = 0;
   readonly #agent: http.Agent;
   readonly #timeoutMs: number;
 
-  constructor(base: string, options: { sockets?: number; timeoutMs?: number } = {}) {
-    this.#base = new URL(base);
+  constructor(
+    base: string | readonly string[],
+    options: { sockets?: number; timeoutMs?: number } = {},
+  ) {
+    this.#bases = (typeof base === "string" ? [base] : base).map((b) => new URL(b));
     this.#agent = new http.Agent({ keepAlive: true, maxSockets: options.sockets ?? 64 });
     this.#timeoutMs = options.timeoutMs ?? 60_000;
   }
@@ -26,11 +31,13 @@ export class HttpClient {
       headers["content-type"] = "application/json";
       headers["content-length"] = Buffer.byteLength(payload);
     }
+    const target = this.#bases[this.#next];
+    this.#next = (this.#next + 1) % this.#bases.length;
     return new Promise((resolve, reject) => {
       const req = http.request(
         {
-          host: this.#base.hostname,
-          port: this.#base.port,
+          host: target.hostname,
+          port: target.port,
           method,
           path,
           headers,

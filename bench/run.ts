@@ -9,6 +9,7 @@ import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { BLANK, type Figure, medianFigure, round, table } from "./figures.ts";
 import { type BenchOptions, readOptions, type WorkloadName } from "./options.ts";
+import { stopPostgresCluster } from "./postgres-bench.ts";
 import { waitForQuiet } from "./quiet.ts";
 import { killAllServers } from "./server-handle.ts";
 import { targetLines } from "./targets.ts";
@@ -116,9 +117,12 @@ async function main(): Promise<number> {
     machine: machine(),
     revision: revision(),
     options,
+    store: process.env.BENCH_STORE ?? "sqlite",
+    servers: Number(process.env.BENCH_SERVERS ?? 1),
     figures,
     repetitions,
   };
+  await stopPostgresCluster();
   mkdirSync(dirname(options.outFile), { recursive: true });
   writeFileSync(options.outFile, `${JSON.stringify(report, null, 2)}\n`);
   return errors ? 1 : 0;
@@ -127,7 +131,7 @@ async function main(): Promise<number> {
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     killAllServers();
-    process.exit(130);
+    stopPostgresCluster().finally(() => process.exit(130));
   });
 }
 process.on("exit", killAllServers);
@@ -139,6 +143,7 @@ main().then(
   (err) => {
     process.stderr.write(`bench: ${String((err as Error)?.stack ?? err)}\n`);
     killAllServers();
+    stopPostgresCluster().catch(() => {});
     process.exitCode = 1;
   },
 );

@@ -1,10 +1,14 @@
 // Starting and stopping the measured server (bench/server-process.ts) as a child process on a
-// fresh SQLite file in a temp directory. Every child is tracked so the driver can end it on
-// any exit path, and every wait here is bounded.
+// fresh SQLite file in a temp directory, or (BENCH_STORE=postgres) on a fresh schema of the
+// bench's PostgreSQL cluster (bench/postgres-bench.ts). BENCH_SERVERS=N (default 1, PostgreSQL
+// only) starts N server processes on the same schema; the handle then sums their CPU and
+// memory and lists every URL, and the session spreads the load round-robin over them. Every
+// child is tracked so the driver can end it on any exit path, and every wait here is bounded.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { benchStore, freshPostgresUrl, postgresCpuMs, schemaBytes } from "./postgres-bench.ts";
 
 const ROOT = join(import.meta.dirname, "..");
 const SERVER_SCRIPT = join(import.meta.dirname, "server-process.ts");
@@ -23,8 +27,15 @@ export interface ServerSpec {
 }
 
 export interface BenchServer {
+  /** The first server's URL. */
   url: string;
+  /** Every server's URL (BENCH_SERVERS of them), the first one first. */
+  urls: string[];
   pid: number;
+  /** `sqlite` or `postgres` (BENCH_STORE). */
+  store: string;
+  /** CPU time the PostgreSQL cluster has used so far, in ms (0 on SQLite). */
+  storeCpuMs(): number;
   synchronous: string;
   /** Peak resident set (VmHWM) so far, in MiB. */
   peakRssMib(): number;
@@ -62,9 +73,16 @@ export function killAllServers(): void {
   children.clear();
 }
 
-function configToml(dir: string, spec: ServerSpec): string {
+/** BENCH_SERVERS: server processes per session (default 1). */
+export function benchServers(): number {
+  const n = Number(process.env.BENCH_SERVERS ?? 1);
+  if (!Number.isInteger(n) || n < 1) throw new Error("BENCH_SERVERS must be a whole number >= 1");
+  return n;
+}
+
+function configToml(store: string, spec: ServerSpec): string {
   const lines = ["[server]", 'host = "127.0.0.1"', "port = 0"];
-  lines.push(`store = "sqlite:${join(dir, "store.db")}"`, "sse_replay_cap = 10000");
+  lines.push(`store = ${JSON.stringify(store)}`, "sse_replay_cap = 10000");
   // The workloads' workflows live beside this file, outside the server's own folder.
   lines.push(`workflow_roots = [${JSON.stringify(import.meta.dirname)}]`, "");
   for (const [name, capacity] of Object.entries(spec.pools)) {
@@ -146,17 +164,16 @@ function waitExit(child: ChildProcess, ms: number): Promise<void> {
   });
 }
 
-export async function startBenchServer(spec: ServerSpec): Promise<BenchServer> {
-  const dir = mkdtempSync(join(tmpdir(), "ym-bench-"));
-  const configFile = join(dir, "yardmaster.toml");
-  writeFileSync(configFile, configToml(dir, spec));
+/** One server process on `configFile`; `stop` ends it (idempotent). */
+async function startProcess(configFile: string, dir: string, spec: ServerSpec, suffix: string) {
   // BENCH_NODE_FLAGS: node/V8 flags for the server process only (experiments, e.g. JIT tiers).
   const flags = (process.env.BENCH_NODE_FLAGS ?? "").split(/\s+/).filter(Boolean);
   const args = [...flags, "--import", "tsx", SERVER_SCRIPT, configFile];
   if (spec.synchronous) args.push(`--synchronous=${spec.synchronous}`);
   const env = { ...process.env };
-  if (spec.profileFile) env.BENCH_PROFILE_FILE = spec.profileFile;
-  if (spec.traceFile) env.BENCH_TRACE_FILE = spec.traceFile;
+  const named = (file: string) => (suffix ? file.replace(/(\.[a-z]+)$/, `${suffix}$1`) : file);
+  if (spec.profileFile) env.BENCH_PROFILE_FILE = named(spec.profileFile);
+  if (spec.traceFile) env.BENCH_TRACE_FILE = named(spec.traceFile);
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
   children.set(child, dir);
   let errText = "";
@@ -165,33 +182,74 @@ export async function startBenchServer(spec: ServerSpec): Promise<BenchServer> {
     // BENCH_ECHO=1: the server's stderr on ours too (diagnostics it prints while measured).
     if (process.env.BENCH_ECHO) process.stderr.write(chunk);
   });
-  let stopped: Promise<number> | null = null;
-  const stop = (): Promise<number> => {
+  let stopped: Promise<void> | null = null;
+  const stop = (): Promise<void> => {
     stopped ??= (async () => {
       child.kill("SIGTERM");
       await waitExit(child, 20_000);
       children.delete(child);
-      const bytes = storeBytes(dir);
+    })();
+    return stopped;
+  };
+  try {
+    const ready = JSON.parse(await firstLine(child, () => errText, 60_000));
+    const pid = child.pid!;
+    return { ready, pid, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+type Started = Awaited<ReturnType<typeof startProcess>>;
+
+const sum = (all: Started[], f: (pid: number) => number) =>
+  all.reduce((total, s) => total + f(s.pid), 0);
+
+export async function startBenchServer(spec: ServerSpec): Promise<BenchServer> {
+  const dir = mkdtempSync(join(tmpdir(), "ym-bench-"));
+  const configFile = join(dir, "yardmaster.toml");
+  const kind = benchStore();
+  const n = benchServers();
+  if (n > 1 && kind === "sqlite") throw new Error("BENCH_SERVERS > 1 needs BENCH_STORE=postgres");
+  const pgTarget = kind === "postgres" ? await freshPostgresUrl() : null;
+  writeFileSync(configFile, configToml(pgTarget?.url ?? `sqlite:${join(dir, "store.db")}`, spec));
+  const started: Started[] = [];
+  const stopAll = async () => {
+    await Promise.all(started.map((s) => s.stop()));
+  };
+  let stopped: Promise<number> | null = null;
+  const stop = (): Promise<number> => {
+    stopped ??= (async () => {
+      await stopAll();
+      const bytes = pgTarget ? await schemaBytes(pgTarget.schema) : storeBytes(dir);
       rmSync(dir, { recursive: true, force: true });
       return bytes;
     })();
     return stopped;
   };
   try {
-    const ready = JSON.parse(await firstLine(child, () => errText, 60_000));
-    return {
-      url: ready.url,
-      pid: ready.pid,
-      synchronous: ready.synchronous,
-      peakRssMib: () => readStatus(child.pid!, "VmHWM"),
-      cpuMs: () => cpuMs(child.pid!),
-      mainThreadCpuMs: () => cpuMs(child.pid!, `/proc/${child.pid}/task/${child.pid}/stat`),
-      mainThreadWaitMs: () => runQueueWaitMs(`/proc/${child.pid}/task/${child.pid}/schedstat`),
-      diskBytes: () => diskBytes(child.pid!),
-      stop,
-    };
+    // One after another: the first creates the schema, the others find it migrated.
+    for (let i = 0; i < n; i++) {
+      started.push(await startProcess(configFile, dir, spec, n > 1 ? `-s${i + 1}` : ""));
+    }
   } catch (err) {
     await stop();
     throw err;
   }
+  const main = (pid: number) => `/proc/${pid}/task/${pid}`;
+  return {
+    url: started[0].ready.url,
+    urls: started.map((s) => s.ready.url),
+    pid: started[0].pid,
+    store: kind,
+    synchronous: started[0].ready.synchronous,
+    storeCpuMs: postgresCpuMs,
+    peakRssMib: () => sum(started, (pid) => readStatus(pid, "VmHWM")),
+    cpuMs: () => sum(started, (pid) => cpuMs(pid)),
+    mainThreadCpuMs: () => sum(started, (pid) => cpuMs(pid, `${main(pid)}/stat`)),
+    mainThreadWaitMs: () => sum(started, (pid) => runQueueWaitMs(`${main(pid)}/schedstat`)),
+    diskBytes: () => sum(started, diskBytes),
+    stop,
+  };
 }

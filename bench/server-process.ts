@@ -47,7 +47,12 @@ async function main(): Promise<void> {
   const server = await startServer(config, {
     logger: createLogger({ level: config.log.level, format: "json" }),
   });
-  const synchronous = sync ? setSynchronous(server.engine.store, sync.toUpperCase()) : "NORMAL";
+  const sqlite = typeof (server.engine.store as Partial<PragmaStore>).pragma === "function";
+  const synchronous = sync
+    ? setSynchronous(server.engine.store, sync.toUpperCase())
+    : sqlite
+      ? "NORMAL"
+      : "synchronous_commit=on";
   const profileFile = process.env.BENCH_PROFILE_FILE;
   const endProfile = profileFile ? await startCpuProfile(profileFile) : null;
   let stopping = false;

@@ -1,4 +1,4 @@
-// One measured session: a fresh server (own process, own SQLite file), an HTTP client and a
+// One measured session: a fresh server (own process, own SQLite file or PostgreSQL schema), an HTTP client and a
 // subscriber that observes run ends, all torn down whatever happens.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -42,8 +42,8 @@ export async function withSession<T>(
   let completions: Completions | null = null;
   const scraper = scrape(server.url);
   try {
-    client = new HttpClient(server.url);
-    completions = await Completions.open(server.url);
+    client = new HttpClient(server.urls);
+    completions = await Completions.open(server.urls);
     const value = await fn({ server, client, completions });
     completions.close();
     client.close();

@@ -5,6 +5,15 @@
 //
 // better-sqlite3 is synchronous and each store method is an async function with no await
 // before its statement, so the time until the method returns its promise is the SQL work.
+//
+// On PostgreSQL (BENCH_STORE=postgres) every store method waits on the server, so a call is
+// timed until its promise settles, and each statement sent (pg's Client.query: BEGIN,
+// SAVEPOINT, COMMIT and every named statement) is counted under its first words, with the time
+// until its answer: statements per step and round trips.
+import pg from "pg";
+import { PostgresStore } from "../src/stores/postgres/index.ts";
+import { PgReader } from "../src/stores/postgres/reader.ts";
+import { PgWriter } from "../src/stores/postgres/writer.ts";
 import { SqliteStore } from "../src/stores/sqlite/index.ts";
 import { SqliteReader } from "../src/stores/sqlite/reader.ts";
 import { SqliteWriter } from "../src/stores/sqlite/writer.ts";
@@ -25,27 +34,56 @@ function add(key: string, ms: number): void {
   tallies.set(key, t);
 }
 
-function wrapMethods(proto: object, prefix: (self: object) => string): void {
+/**
+ * Times every method of `proto`: until it returns (SQLite: the statement ran inside), or with
+ * `settle`, until the promise it answers settles (PostgreSQL: the server answered).
+ */
+function wrapMethods(proto: object, prefix: (self: object) => string, settle = false): void {
   for (const name of Object.getOwnPropertyNames(proto)) {
     const original = Reflect.get(proto, name) as unknown;
     if (name === "constructor" || typeof original !== "function") continue;
     Reflect.set(proto, name, function (this: object, ...args: unknown[]) {
       const start = performance.now();
+      const done = () => add(`${prefix(this)}${name}`, performance.now() - start);
+      let value: unknown;
       try {
-        return original.apply(this, args);
+        value = original.apply(this, args);
       } finally {
-        add(`${prefix(this)}${name}`, performance.now() - start);
+        if (!(settle && value instanceof Promise)) done();
       }
+      if (settle && value instanceof Promise) value.then(done, done);
+      return value;
     });
   }
+}
+
+/** A statement's label: `sql: ` and its first words (the name does not say what it does). */
+function statementLabel(query: unknown): string {
+  const text = typeof query === "string" ? query : (query as { text?: string })?.text;
+  return `sql: ${String(text ?? "?")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 70)}`;
+}
+
+function wrapPgQueries(): void {
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const start = performance.now();
+    const done = () => add(statementLabel(args[0]), performance.now() - start);
+    const value = original.apply(this, args);
+    if (value instanceof Promise) value.then(done, done);
+    return value;
+  };
 }
 
 type TransactFn = (fn: (tx: unknown) => Promise<unknown>) => Promise<unknown>;
 
 /** Splits each transaction into its wait for the store's mutex, its body, and the commit. */
-function wrapTransact(): void {
-  const original = SqliteStore.prototype.transact as unknown as TransactFn;
-  const traced: TransactFn = async function (this: SqliteStore, fn) {
+function wrapTransact(store: { prototype: { transact: unknown } }): void {
+  const original = store.prototype.transact as TransactFn;
+  const traced: TransactFn = async function (this: unknown, fn) {
     const called = performance.now();
     let began = called;
     let bodyEnd = called;
@@ -62,12 +100,16 @@ function wrapTransact(): void {
     add("transact: commit and hand-back", performance.now() - bodyEnd);
     return value;
   };
-  SqliteStore.prototype.transact = traced as unknown as SqliteStore["transact"];
+  store.prototype.transact = traced;
 }
 
 export function installStoreTrace(): () => TraceReport {
   wrapMethods(SqliteReader.prototype, (self) => (self instanceof SqliteWriter ? "tx." : "read."));
   wrapMethods(SqliteWriter.prototype, () => "tx.");
-  wrapTransact();
+  wrapTransact(SqliteStore);
+  wrapMethods(PgReader.prototype, (self) => (self instanceof PgWriter ? "tx." : "read."), true);
+  wrapMethods(PgWriter.prototype, () => "tx.", true);
+  wrapTransact(PostgresStore);
+  wrapPgQueries();
   return () => Object.fromEntries([...tallies].sort((a, b) => b[1].ms - a[1].ms));
 }

@@ -3,6 +3,7 @@
 import { endedBy, lastEnd, submitBatches, submitMany } from "../completions.ts";
 import { BLANK, type Figure, round } from "../figures.ts";
 import type { BenchOptions } from "../options.ts";
+import { benchStore } from "../postgres-bench.ts";
 import { cpuTimes } from "../quiet.ts";
 import { diagnostics, type Session, withSession } from "../session.ts";
 
@@ -30,6 +31,8 @@ interface BatchResult {
   mainThreadCpuMs: number;
   /** Time the server's main thread was ready to run but waited for a CPU. */
   mainThreadWaitMs: number;
+  /** CPU time of the PostgreSQL cluster over the window (0 on SQLite). */
+  storeCpuMs: number;
   /** CPU time of this driver (load generator and event-stream reader) over the window. */
   driverCpuMs: number;
   /** CPU time every process on the machine used over the window. */
@@ -47,6 +50,7 @@ interface BatchResult {
 /** One round: the batch submitted at once and waited for, on the session's server. */
 async function runRound(s: Session, options: BenchOptions, batch: Batch): Promise<BatchResult> {
   const cpuBefore = s.server.cpuMs();
+  const storeBefore = s.server.storeCpuMs();
   const mainBefore = s.server.mainThreadCpuMs();
   const waitBefore = s.server.mainThreadWaitMs();
   const driverBefore = process.cpuUsage();
@@ -62,6 +66,7 @@ async function runRound(s: Session, options: BenchOptions, batch: Batch): Promis
     wallMs: lastEnd(s.completions, ids) - sent.firstSentAt,
     cpuMs: s.server.cpuMs() - cpuBefore,
     mainThreadCpuMs: s.server.mainThreadCpuMs() - mainBefore,
+    storeCpuMs: s.server.storeCpuMs() - storeBefore,
     mainThreadWaitMs: s.server.mainThreadWaitMs() - waitBefore,
     driverCpuMs: cpuMsOf(process.cpuUsage(driverBefore)),
     machineCpuMs: (cpuTimes().busy - machineBefore) * 10,
@@ -111,6 +116,9 @@ function throughput(batch: Batch, r: BatchResult): Figure {
     machine_cpu_pct: round((100 * r.machineCpuMs) / r.wallMs),
     steps_per_cpu_s: round((batch.runs * batch.steps * 1000) / r.cpuMs),
     server_cpu_us_per_run: round((r.cpuMs * 1000) / batch.runs),
+    store_cpu_pct: round((100 * r.storeCpuMs) / r.wallMs),
+    // Yardmaster's and the PostgreSQL cluster's CPU together, per step (issue 22).
+    cpu_ms_per_step: round((r.cpuMs + r.storeCpuMs) / (batch.runs * batch.steps)),
     disk_bytes_per_step: round(r.diskBytes / (batch.runs * batch.steps)),
     submit_ms: round(r.submitMs),
     ended_while_submitting: r.endedWhileSubmitting,
@@ -154,7 +162,8 @@ export async function w1(options: BenchOptions, rep: number, full = false): Prom
     title: "chain",
     synchronous: full ? "FULL" : undefined,
   };
-  const note = full ? "synchronous=FULL" : "synchronous=NORMAL";
+  const sqliteNote = full ? "synchronous=FULL" : "synchronous=NORMAL";
+  const note = benchStore() === "postgres" ? "postgres, synchronous_commit=on" : sqliteNote;
   return figures(batch, await runBatch(options, batch, rep), { note });
 }
 

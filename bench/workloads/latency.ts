@@ -44,13 +44,22 @@ async function measure(s: Session, options: BenchOptions) {
   const warm = await pace(client, rate, Math.round(rate * warmupSeconds));
   await completions.waitFor(warm.sentAt.keys(), options.timeoutMs);
   const cpuBefore = s.server.cpuMs();
+  const storeBefore = s.server.storeCpuMs();
   const paced = await pace(client, rate, Math.round(rate * seconds));
   await completions.waitFor(paced.sentAt.keys(), options.timeoutMs);
   const cpuMs = s.server.cpuMs() - cpuBefore;
+  const storeCpuMs = s.server.storeCpuMs() - storeBefore;
   const samples = [...paced.sentAt].map(([id, sent]) => completions.ended.get(id)! - sent);
   const first = Math.min(...paced.sentAt.values());
   const last = Math.max(...[...paced.sentAt.keys()].map((id) => completions.ended.get(id)!));
-  return { samples, errors: paced.errors, wallMs: last - first, runs: paced.sentAt.size, cpuMs };
+  return {
+    samples,
+    errors: paced.errors,
+    wallMs: last - first,
+    runs: paced.sentAt.size,
+    cpuMs,
+    storeCpuMs,
+  };
 }
 
 export async function w2(options: BenchOptions, rep: number): Promise<Figure> {
@@ -74,6 +83,8 @@ export async function w2(options: BenchOptions, rep: number): Promise<Figure> {
     runs: value.runs,
     max_ms: round(Math.max(...value.samples)),
     server_cpu_pct: round((100 * value.cpuMs) / value.wallMs),
+    store_cpu_pct: round((100 * value.storeCpuMs) / value.wallMs),
+    cpu_ms_per_step: round((value.cpuMs + value.storeCpuMs) / (value.runs * 3)),
     failed: value.errors,
     note: `open loop ${rate}/s for ${seconds} s`,
   };

@@ -2,10 +2,11 @@
 // and prints its figures, the run exits 0, and nothing is left behind in the temp directory.
 // No figure is judged: this proves the harness works, not that the engine is fast.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
+import { findPostgresBin } from "../support/postgres-cluster.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const scratch = mkdtempSync(join(tmpdir(), "ym-bench-smoke-"));
@@ -32,11 +33,17 @@ const SIZES = {
   BENCH_TIMEOUT_S: "60",
 };
 
-function runBench(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runBench(
+  args: string[] = [],
+  extra: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...SIZES, TMPDIR: childTmp, BENCH_OUT: outFile };
-  for (const key of ["BENCH_PROFILE", "BENCH_TRACE", "BENCH_REPEAT"]) delete env[key];
+  for (const key of ["BENCH_PROFILE", "BENCH_TRACE", "BENCH_REPEAT", "BENCH_STORE"])
+    delete env[key];
+  Object.assign(env, extra);
+  const argv = ["--import", "tsx", "bench/run.ts", ...args];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "bench/run.ts"], { cwd: ROOT, env });
+    const child = spawn(process.execPath, argv, { cwd: ROOT, env });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -105,3 +112,36 @@ it("runs every workload at toy sizes and prints its figures", { timeout: 180_000
   // Every server's temp directory (store, config) was removed (tsx keeps its cache there).
   expect(readdirSync(childTmp).filter((f) => f.startsWith("ym-bench-"))).toEqual([]);
 });
+
+const pgBin = await findPostgresBin();
+
+it.skipIf(pgBin === null)(
+  "BENCH_STORE=postgres measures on a throwaway cluster and removes it",
+  { timeout: 180_000 },
+  async () => {
+    mkdirSync(childTmp, { recursive: true });
+    // Under root the cluster runs as the `postgres` user, who must reach its folder in here.
+    for (const dir of [scratch, childTmp]) chmodSync(dir, 0o755);
+    const { code, stdout, stderr } = await runBench(["W1", "W2"], {
+      BENCH_STORE: "postgres",
+      BENCH_WARM: "0",
+    });
+    expect(code, stderr).toBe(0);
+    const rows = stdout
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line));
+    expect(rows.map((r) => r.workload)).toEqual(["W1", "W2"]);
+    for (const row of rows) {
+      expect(row.failed ?? 0).toBe(0);
+      expect(typeof row.cpu_ms_per_step, JSON.stringify(row)).toBe("number");
+      expect(row.store_cpu_pct, JSON.stringify(row)).toBeGreaterThan(0);
+    }
+    expect(rows[0].note).toBe("postgres, synchronous_commit=on");
+    expect(rows[0].store_kib_per_1000_runs).toBeGreaterThan(0);
+    const left = readdirSync(childTmp).filter(
+      (f) => f.startsWith("ym-bench-") || f.startsWith("pgwork-cluster-"),
+    );
+    expect(left).toEqual([]);
+  },
+);

@@ -41,7 +41,7 @@ export async function setJoinTask(
   fanout: number,
   taskId: number,
 ): Promise<void> {
-  await db.run(SET_JOIN_TASK, [runId, join, fanout, taskId]);
+  await db.write(SET_JOIN_TASK, [runId, join, fanout, taskId]);
 }
 
 export async function listArrivals(

@@ -11,7 +11,7 @@ import type { ClaimScope, TaskRecord } from "../../engine/index.ts";
 import { toTask } from "./rows.ts";
 import { type Db, rows, sql } from "./sql.ts";
 
-const CLAIM = sql(`
+export const CLAIM = sql(`
 WITH picked AS MATERIALIZED (
   SELECT t.id, r.position
   FROM tasks t JOIN runs r ON r.id = t.run_id

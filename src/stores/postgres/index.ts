@@ -34,6 +34,7 @@ import {
   type Target,
 } from "./connection.ts";
 import { MIGRATIONS, migrate, schemaVersion } from "./migrations.ts";
+import { PlannerStats } from "./planner-stats.ts";
 import { PgReader } from "./reader.ts";
 import { poolDb, runBatch } from "./transaction.ts";
 
@@ -52,6 +53,7 @@ export class PostgresStore extends PgReader implements Store {
   readonly #queue: TransactionQueue;
   /** Several servers sharing the schema (cluster.ts). */
   readonly cluster: PgCluster;
+  readonly #stats: PlannerStats;
   #closed = false;
 
   constructor(target: Target, pools: Pools) {
@@ -60,6 +62,7 @@ export class PostgresStore extends PgReader implements Store {
     this.label = target.label;
     this.#pools = pools;
     this.cluster = new PgCluster(target, poolDb(pools.reader));
+    this.#stats = new PlannerStats(pools.reader);
     const batch = {
       schema: target.schema,
       committed: (last: number) => this.cluster.committed(last),
@@ -72,6 +75,7 @@ export class PostgresStore extends PgReader implements Store {
 
   transact<T>(fn: (tx: StoreWriter) => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(new Error("store is closed"));
+    this.#stats.note();
     return this.#queue.push(fn);
   }
 
@@ -95,6 +99,7 @@ export class PostgresStore extends PgReader implements Store {
     if (this.#closed) return;
     this.#closed = true;
     await this.#queue.idle();
+    await this.#stats.idle();
     await this.cluster.close();
     await Promise.all([this.#pools.writer.end(), this.#pools.reader.end()]);
   }

@@ -171,7 +171,7 @@ export async function updateRun(
 const TOUCH_RUNS = sql("UPDATE runs SET updated = $1 WHERE id = ANY($2::text[])");
 
 export async function touchRuns(db: Db, ids: readonly string[], now: number): Promise<void> {
-  await db.run(TOUCH_RUNS, [now, ids]);
+  await db.write(TOUCH_RUNS, [now, ids]);
 }
 
 export async function moveRun(db: Db, id: string, index: number): Promise<RunRecord> {

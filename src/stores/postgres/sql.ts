@@ -14,6 +14,12 @@ export interface Statement {
 
 export interface Db {
   run(statement: Statement, values?: readonly unknown[]): Promise<{ rows: Row[]; count: number }>;
+  /**
+   * A write whose answer nobody reads. In a transaction it is sent and not waited for: the
+   * unit's next statements queue behind it on the connection (so they see it), and its failure
+   * fails the unit when the callback ends (transaction.ts). Elsewhere it is `run`.
+   */
+  write(statement: Statement, values?: readonly unknown[]): Promise<void>;
 }
 
 const names = new Map<string, string>();

@@ -2,8 +2,9 @@
 // COMMIT for the batch, each callback in its own SAVEPOINT when there are several (a callback
 // that throws rolls back only its own writes), and no promise settled before the COMMIT (or
 // ROLLBACK) that decided it. A callback starts as soon as its turn comes, without waiting for
-// BEGIN or SAVEPOINT to come back: its first statement waits for them instead (and fails,
-// unsent, if they did), so queued callbacks run back to back with no round trip in between.
+// BEGIN or SAVEPOINT to come back: its first statement waits for BEGIN (and fails, unsent, if
+// it did) and is queued behind the SAVEPOINT, and RELEASE SAVEPOINT is not waited for either,
+// so queued callbacks run back to back with no round trip of their own in between.
 // Also the two `Db`s: the read pool, and a transaction's connection that refuses to run
 // anything once its callback has finished.
 import type pg from "pg";
@@ -19,6 +20,9 @@ export function poolDb(pool: pg.Pool): Db {
       const result = await pool.query({ ...statement, values: [...values] });
       return { rows: result.rows, count: result.rowCount ?? 0 };
     },
+    async write(statement: Statement, values: readonly unknown[] = []) {
+      await pool.query({ ...statement, values: [...values] });
+    },
   };
 }
 
@@ -27,10 +31,13 @@ class TxDb implements Db {
   #live = true;
   /** The first statement that failed: PostgreSQL aborts the (sub)transaction then. */
   failed: { error: unknown } | null = null;
+  /** The first `write` that failed (the callback never saw its failure). */
+  writeFailed: { error: unknown } | null = null;
+  readonly #writes: Promise<void>[] = [];
 
   constructor(
     private readonly client: pg.PoolClient,
-    /** BEGIN and SAVEPOINT, sent but maybe not answered yet. */
+    /** BEGIN, sent but maybe not answered yet. */
     private readonly ready: Promise<unknown>,
   ) {}
 
@@ -49,6 +56,25 @@ class TxDb implements Db {
       this.failed ??= { error };
       throw error;
     }
+  }
+
+  async write(statement: Statement, values: readonly unknown[] = []): Promise<void> {
+    if (!this.#live) throw new Error("store: transaction already finished");
+    await this.ready;
+    if (!this.#live) throw new Error("store: transaction already finished");
+    const query = this.client.query({ ...statement, values: [...values] }).then(
+      () => {},
+      (error: unknown) => {
+        this.failed ??= { error };
+        this.writeFailed ??= { error };
+      },
+    );
+    this.#writes.push(query);
+  }
+
+  /** Waits for the answers of the writes sent without waiting. */
+  async settled(): Promise<void> {
+    await Promise.all(this.#writes);
   }
 }
 
@@ -72,10 +98,14 @@ async function runUnit(
   unit: QueuedUnit,
   shared: boolean,
   begin: Promise<unknown>,
+  releases: Promise<unknown>[],
   schema: string,
 ): Promise<UnitOutcome> {
-  const ready = sent(Promise.all([begin, shared ? client.query("SAVEPOINT unit") : null]));
-  const db = new TxDb(client, ready);
+  // The SAVEPOINT is queued on the connection before any statement of the unit, so it runs
+  // first; the statements wait only for BEGIN (answered once per batch), not for it: a
+  // SAVEPOINT that failed fails them too (the transaction is aborted) and is reported below.
+  const savepoint = shared ? sent(client.query("SAVEPOINT unit")) : null;
+  const db = new TxDb(client, begin);
   const writer = new PgWriter(db, schema);
   let outcome: Outcome;
   try {
@@ -84,10 +114,16 @@ async function runUnit(
     outcome = { ok: false, error };
   }
   db.end();
-  await ready; // BEGIN or SAVEPOINT failed: the whole batch fails
+  await db.settled();
+  // A write the callback did not wait for failed: that failure is the unit's (what failed
+  // after it was PostgreSQL refusing statements in the aborted transaction).
+  if (db.writeFailed !== null) outcome = { ok: false, error: db.writeFailed.error };
+  await Promise.all([begin, savepoint]); // BEGIN or SAVEPOINT failed: the whole batch fails
   // A callback that caught a failed statement and went on cannot commit: PostgreSQL aborted it.
   if (outcome.ok && db.failed !== null) outcome = { ok: false, error: db.failed.error };
-  if (shared && outcome.ok) await client.query("RELEASE SAVEPOINT unit");
+  // RELEASE is not waited for: the next unit's statements queue behind it, and one that failed
+  // leaves the transaction aborted, so COMMIT answers ROLLBACK and the whole batch fails.
+  if (shared && outcome.ok) releases.push(sent(client.query("RELEASE SAVEPOINT unit")));
   if (shared && !outcome.ok) {
     await client.query("ROLLBACK TO SAVEPOINT unit");
     await client.query("RELEASE SAVEPOINT unit");
@@ -113,9 +149,13 @@ async function runAll(
 ) {
   const shared = batch.length > 1;
   const begin = sent(client.query(beginText(schema)));
-  for (const unit of batch) outcomes.push(await runUnit(client, unit, shared, begin, schema));
+  const releases: Promise<unknown>[] = [];
+  for (const unit of batch) {
+    outcomes.push(await runUnit(client, unit, shared, begin, releases, schema));
+  }
   const end = !shared && !outcomes[0].ok ? "ROLLBACK" : "COMMIT";
   const done = await client.query(end);
+  await Promise.all(releases);
   // COMMIT of an aborted transaction answers ROLLBACK instead of failing.
   if (end === "COMMIT" && done.command !== "COMMIT") {
     throw new Error("store: the transaction was rolled back at commit");
