@@ -36,10 +36,14 @@ interface Server {
 }
 
 function start(dir: string, store: string): Promise<Server> {
-  const child = spawn(process.execPath, [BIN, "serve", "--config", "yardmaster.toml", "--store", store], {
-    cwd: dir,
-    stdio: ["ignore", "pipe", "ignore"],
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, "serve", "--config", "yardmaster.toml", "--store", store],
+    {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "ignore"],
+    },
+  );
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).once("line", (line) => {
       const url = /listening on (\S+)/.exec(line)?.[1];
@@ -59,7 +63,8 @@ async function runningOn(url: string, runId: string, not?: string): Promise<[num
   for (;;) {
     const run = await json(`${url}/api/runs/${runId}`);
     const t = run.tasks?.[0];
-    if (t?.status === "in_progress" && t.server_id && t.server_id !== not) return [t.id, t.server_id];
+    if (t?.status === "in_progress" && t.server_id && t.server_id !== not)
+      return [t.id, t.server_id];
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -67,7 +72,9 @@ async function runningOn(url: string, runId: string, not?: string): Promise<[num
 async function round(dir: string, store: string, signal: "SIGKILL" | "SIGSTOP"): Promise<number> {
   const servers = [await start(dir, store), await start(dir, store)];
   try {
-    const ids = await Promise.all(servers.map(async (s) => (await json(`${s.url}/api/health`)).server_id));
+    const ids = await Promise.all(
+      servers.map(async (s) => (await json(`${s.url}/api/health`)).server_id),
+    );
     const { run_id } = await json(`${servers[0].url}/api/workflows/hold/runs`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -80,7 +87,11 @@ async function round(dir: string, store: string, signal: "SIGKILL" | "SIGSTOP"):
     victim.child.kill(signal);
     await runningOn(survivor.url, run_id, owner);
     const ms = performance.now() - killed;
-    await json(`${survivor.url}/api/runs/${run_id}/cancel`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+    await json(`${survivor.url}/api/runs/${run_id}/cancel`, {
+      method: "POST",
+      body: "{}",
+      headers: { "content-type": "application/json" },
+    });
     return ms;
   } finally {
     for (const s of servers) {
