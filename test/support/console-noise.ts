@@ -64,10 +64,19 @@ export async function openQuiet(
   return { page, noise };
 }
 
-/** Goes to a run through the navigation and the runs list, as a person would (no reload). */
+/**
+ * Goes to a run through the navigation and the runs list, as a person would (no reload): in the
+ * Queue view while it is open, else (an ended run) in the History view.
+ */
 export async function openRun(page: Page, id: string): Promise<void> {
   await page.click("nav[aria-label=Main] a:has-text('Runs')");
-  await page.click(`tr[data-run-id="${id}"] a.run-link`);
+  const row = page.locator(`tr[data-run-id="${id}"] a.run-link`);
+  try {
+    await row.waitFor({ timeout: 5000 });
+  } catch {
+    await page.click("[data-view=history]");
+  }
+  await row.click();
   await page.waitForSelector(".run-head");
 }
 

@@ -65,7 +65,7 @@ const node = (name: string) => `.gnode[data-node="${name}"]`;
 
 describe("a quiet browser console", () => {
   it("stays quiet over the runs list, a completed run, its drawers, tabs and log", async () => {
-    const { page, noise } = await quietPage("/runs");
+    const { page, noise } = await quietPage("/runs?view=history");
     await page.waitForSelector(`tr[data-run-id="${runs.chain}"]`);
     await openRun(page, runs.chain);
     await page.waitForSelector(`${node("third")}[data-state=done]`);

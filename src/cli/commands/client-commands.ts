@@ -27,9 +27,10 @@ const registration: Loader = () => import("./registration.ts");
 export const CLIENT_COMMANDS: readonly CommandEntry[] = [
   entry(
     "runs",
-    "runs [--status S] [--workflow W] [--search Q] [--limit N [--cursor C]]\n" +
+    "runs [--status S] [--workflow W] [--search Q] [--since T] [--until T]\n" +
+      "       [--sort position|created|updated] [--limit N [--cursor C]]\n" +
       "       runs delete|cancel|retry [RUN...] [--status S] [--workflow W] [--before ISO] [--limit N] [--all]",
-    "list runs in dispatch order; delete, cancel or retry the failed attempts of many runs",
+    "list runs (dispatch order, or newest created/updated first); delete, cancel or retry the failed attempts of many runs",
     () => import("./runs.ts"),
   ),
   entry("show", "show RUN", "show a run: fields, output, tasks", () => import("./show.ts")),
