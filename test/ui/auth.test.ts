@@ -39,6 +39,8 @@ describe("the console with auth on", () => {
     await page.click(".token-card button[type=submit]");
     await page.waitForSelector("h1:has-text('Runs')");
     await page.waitForSelector(".conn[data-connection=live]");
+    // The History view, where the run lands once it ended: it must arrive there live.
+    await page.click("[data-view=history]");
     const created = await s.call(
       "POST",
       "/api/workflows/chain/runs",
