@@ -39,11 +39,13 @@ export interface HarnessOptions {
   start?: boolean;
   idempotencyWindowMs?: number;
   retainMs?: number;
+  /** The store's URL, instead of the folder's own (engines sharing one PostgreSQL schema). */
+  storeUrl?: string;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "ym-engine-"));
-  const store = await openStore(testStoreUrl(dir));
+  const store = await openStore(options.storeUrl ?? testStoreUrl(dir));
   const errors: unknown[] = [];
   const engine = new Engine({
     store,
