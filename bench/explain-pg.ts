@@ -4,7 +4,7 @@
 // running (2 completed attempts and 1 ready), a third queued (1 ready attempt), then prints the
 // plan and timing of the claim and of the reads a step makes on the writer.
 import pg from "pg";
-import { CLAIM as CLAIM_STATEMENT } from "../src/stores/postgres/claims.ts";
+import { CLAIM_SHARED, CLAIM as CLAIM_STATEMENT } from "../src/stores/postgres/claims.ts";
 import { openPostgresStore } from "../src/stores/postgres/index.ts";
 import { findPostgresBin, startPostgresCluster } from "../test/support/postgres-cluster.ts";
 
@@ -67,6 +67,11 @@ await explain("claim 1", extra ?? CLAIM, [["chain3"], 1, Date.now()]);
 await client.query("SET plan_cache_mode = force_generic_plan");
 await explain("claim 8, generic plan", extra ?? CLAIM, [["chain3"], 8, Date.now()]);
 await client.query("RESET plan_cache_mode");
+// The claim of a server sharing the schema: its row with a live lease, the pool's capacity 8.
+await client.query(
+  "INSERT INTO servers (id, host, pid, lease_until) VALUES ('srv_x', 'h', 1, now() + interval '1 hour')",
+);
+await explain("shared claim 1", CLAIM_SHARED.text, [["chain3"], 1, Date.now(), "srv_x", 8]);
 await explain("getRun", "SELECT * FROM runs WHERE id = $1", ["r-5000"]);
 await client.end();
 await store.close();

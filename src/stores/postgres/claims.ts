@@ -5,8 +5,12 @@
 // for, so two servers never block on, nor take, the same attempt. A row whose `not_before` is
 // still ahead (a retry's backoff) is passed over: one more test on a row the index already found. A MATERIALIZED CTE runs once
 // (a subquery could be rescanned by a nested loop and lock more rows than it answers). The
-// UPDATE repeats `status = 'ready'` as a last guard. RETURNING has no order, so the rows are
-// sorted here by the same keys, the run's position coming back beside each row.
+// UPDATE finds its rows by `id = ANY(ARRAY(...))`, an index lookup whatever the planner
+// guesses the pick's size to be: joined to the CTE instead, an estimate of a hundred rows (a
+// LIMIT it cannot evaluate ahead, as the shared claim's) made it hash-join a scan of every
+// ready row, a cost that grew with the table. The UPDATE repeats `status = 'ready'` as a last
+// guard. RETURNING has no order, so the rows are sorted here by the same keys, the run's
+// position joined back beside each row.
 import type { ClaimScope, TaskRecord } from "../../engine/index.ts";
 import { toTask } from "./rows.ts";
 import { type Db, rows, sql } from "./sql.ts";
@@ -20,17 +24,18 @@ WITH picked AS MATERIALIZED (
   ORDER BY r.position, t.priority DESC, t.created, t.id
   LIMIT $2
   FOR UPDATE OF t SKIP LOCKED
+), claimed AS (
+  UPDATE tasks u SET status = 'in_progress', started = $3, claim = u.claim + 1
+  WHERE u.id = ANY(ARRAY(SELECT id FROM picked)) AND u.status = 'ready'
+  RETURNING u.*
 )
-UPDATE tasks u SET status = 'in_progress', started = $3, claim = u.claim + 1
-FROM picked
-WHERE u.id = picked.id AND u.status = 'ready'
-RETURNING u.*, picked.position AS run_position`);
+SELECT claimed.*, picked.position AS run_position FROM claimed JOIN picked ON picked.id = claimed.id`);
 
 // The claim of a server sharing the schema (ClaimScope): it names the server as the owner,
 // takes nothing while the server's own row is gone or its lease has run out, and no more than
 // the pool's capacity less the pool's attempts in progress on every server. Every transaction
 // on the schema holds its write lock (transaction.ts), so the count cannot change under it.
-const CLAIM_SHARED = sql(`
+export const CLAIM_SHARED = sql(`
 WITH picked AS MATERIALIZED (
   SELECT t.id, r.position
   FROM tasks t JOIN runs r ON r.id = t.run_id
@@ -43,11 +48,12 @@ WITH picked AS MATERIALIZED (
     WHERE b.status = 'in_progress' AND br.workflow = ANY($1::text[])
   )::int))
   FOR UPDATE OF t SKIP LOCKED
+), claimed AS (
+  UPDATE tasks u SET status = 'in_progress', started = $3, claim = u.claim + 1, owner = $4
+  WHERE u.id = ANY(ARRAY(SELECT id FROM picked)) AND u.status = 'ready'
+  RETURNING u.*
 )
-UPDATE tasks u SET status = 'in_progress', started = $3, claim = u.claim + 1, owner = $4
-FROM picked
-WHERE u.id = picked.id AND u.status = 'ready'
-RETURNING u.*, picked.position AS run_position`);
+SELECT claimed.*, picked.position AS run_position FROM claimed JOIN picked ON picked.id = claimed.id`);
 
 type Claimed = { task: TaskRecord; position: number };
 
