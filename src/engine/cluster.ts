@@ -22,6 +22,7 @@ import { EventSequencer, markRemote } from "./event-sequencer.ts";
 import { Interrupt, type InterruptReason } from "./interrupt.ts";
 import { releaseAttempts, requeueAnswered } from "./recovery.ts";
 import type { ClaimScope, StoreCluster } from "./store.ts";
+import type { Work } from "./unit-of-work.ts";
 
 /** The lease of a server that gives none: renewed every second, so 15 s is 15 missed beats. */
 export const DEFAULT_LEASE_MS = 15_000;
@@ -177,8 +178,8 @@ export class ClusterMember {
 
   /** Deletes the dead servers' rows and releases their attempts, in one unit. */
   async #reap(dead: readonly string[], atStart: boolean): Promise<void> {
-    const waiting: number[] = [];
-    await this.core.uow.run(async (work) => {
+    await this.#releasing(this.#id, async (work) => {
+      const waiting: number[] = [];
       const dropped = (await work.tx.dropServers?.(dead)) ?? [];
       for (const server of dropped) {
         const tasks = (await work.tx.orphanedTasks?.([server])) ?? [];
@@ -189,20 +190,29 @@ export class ClusterMember {
         const rest = (await work.tx.orphanedTasks?.(null)) ?? [];
         waiting.push(...(await releaseAttempts(this.core, work, rest)));
       }
-      work.after(() => this.core.wake());
+      return waiting;
     });
-    await requeueAnswered(this.core, waiting, this.#id);
   }
 
   /** Releases what `owners` still hold, `engine.recovered` naming `server`. */
   async #release(owners: readonly string[], server: string): Promise<void> {
+    await this.#releasing(null, async (work) => {
+      const tasks = (await work.tx.orphanedTasks?.(owners)) ?? [];
+      return releaseAttempts(this.core, work, tasks, server);
+    });
+  }
+
+  /**
+   * One unit that releases attempts (`release` answers the ones that were waiting on a person),
+   * then the wake-up, then those answered meanwhile queued again, attributed to `by`.
+   */
+  async #releasing(by: string | null, release: (work: Work) => Promise<number[]>): Promise<void> {
     let waiting: number[] = [];
     await this.core.uow.run(async (work) => {
-      const tasks = (await work.tx.orphanedTasks?.(owners)) ?? [];
-      waiting = await releaseAttempts(this.core, work, tasks, server);
+      waiting = await release(work);
       work.after(() => this.core.wake());
     });
-    await requeueAnswered(this.core, waiting, null);
+    await requeueAnswered(this.core, waiting, by);
   }
 
   /**

@@ -24,10 +24,17 @@ describe("dispatch", () => {
     h = await startHarness({ pools: { default: { capacity: 2 } } });
     let now = 0;
     let peak = 0;
+    // The first attempts hold their slots until every run is queued, so the peak is the
+    // capacity however slow the submits are, and above it only if the pool overran.
+    let open!: () => void;
+    const allQueued = new Promise<void>((resolve) => {
+      open = resolve;
+    });
     const wf = workflow("busy");
     wf.node({ start: true }, async function a() {
       now += 1;
       peak = Math.max(peak, now);
+      await allQueued;
       await new Promise((r) => setTimeout(r, 10));
       now -= 1;
     });
@@ -35,6 +42,7 @@ describe("dispatch", () => {
     const ids = [];
     for (let i = 0; i < 6; i++)
       ids.push((await h.service.submitRun("busy", { title: `r${i}` })).run_id);
+    open();
     await h.waitFor(() => h.named("run.completed").length === 6, "six runs");
     expect(peak).toBe(2);
     const health = await h.service.health();
