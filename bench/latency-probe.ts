@@ -91,8 +91,11 @@ export function installLatencyProbe(engine: Probed): () => LatencyRecord {
   };
   engine.bus.subscribe((event) => {
     if (event.run_id === null) return;
-    if (event.name === "run.created") (runs[event.run_id] ??= {}).created = now();
-    else if (event.name === "run.completed") (runs[event.run_id] ??= {}).completed = now();
+    if (event.name !== "run.created" && event.name !== "run.completed") return;
+    const times = runs[event.run_id] ?? {};
+    runs[event.run_id] = times;
+    if (event.name === "run.created") times.created = now();
+    else times.completed = now();
   });
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
