@@ -19,6 +19,8 @@ export interface BenchOptions {
   profileDir: string | null;
   /** Where store call counts (BENCH_TRACE=1) go, or null for none. */
   traceDir: string | null;
+  /** Where per-attempt, per-run, GC, event-loop and memory records (BENCH_LATENCY=1) go. */
+  latencyDir: string | null;
   /** The JSON report (BENCH_OUT, default bench/results/latest.json). */
   outFile: string;
   /** Batch workloads run a second, warm round on the same server (BENCH_WARM=0: off). */
@@ -81,6 +83,7 @@ export function readOptions(args: string[]): BenchOptions {
     timeoutMs: int("BENCH_TIMEOUT_S", 300, q, false) * 1000,
     profileDir: outputDir("BENCH_PROFILE", "profiles"),
     traceDir: outputDir("BENCH_TRACE", "traces"),
+    latencyDir: outputDir("BENCH_LATENCY", "latency"),
     outFile: process.env.BENCH_OUT || join(RESULTS, "latest.json"),
     warm: process.env.BENCH_WARM !== "0",
     quietShare: Number(process.env.BENCH_QUIET ?? 1),

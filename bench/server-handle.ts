@@ -24,6 +24,8 @@ export interface ServerSpec {
   profileFile?: string;
   /** Count and time the store calls (bench/store-trace.ts) into this JSON file. */
   traceFile?: string;
+  /** Record latency, GC, event-loop delay and memory (bench/latency-probe.ts) into this file. */
+  latencyFile?: string;
 }
 
 export interface BenchServer {
@@ -174,6 +176,7 @@ async function startProcess(configFile: string, dir: string, spec: ServerSpec, s
   const named = (file: string) => (suffix ? file.replace(/(\.[a-z]+)$/, `${suffix}$1`) : file);
   if (spec.profileFile) env.BENCH_PROFILE_FILE = named(spec.profileFile);
   if (spec.traceFile) env.BENCH_TRACE_FILE = named(spec.traceFile);
+  if (spec.latencyFile) env.BENCH_LATENCY_FILE = named(spec.latencyFile);
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
   children.set(child, dir);
   let errText = "";

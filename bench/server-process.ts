@@ -5,14 +5,16 @@
 // prints one JSON line `{"url", "pid", "synchronous"}` when it listens, and stops cleanly on
 // SIGTERM/SIGINT or when its stdin closes (the driver died). Diagnostics, off unless asked:
 // BENCH_PROFILE_FILE records a CPU profile of the serving window (bench/cpu-profiler.ts) and
-// BENCH_TRACE_FILE counts and times the store calls (bench/store-trace.ts), each written to
-// that file when the server stops.
+// BENCH_TRACE_FILE counts and times the store calls (bench/store-trace.ts) and
+// BENCH_LATENCY_FILE records latency, GC, event-loop delay and memory (bench/latency-probe.ts),
+// each written to that file when the server stops.
 import { writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { loadConfig } from "../src/config/index.ts";
 import { createLogger } from "../src/observability/logger.ts";
 import { startServer } from "../src/server/start.ts";
 import { startCpuProfile } from "./cpu-profiler.ts";
+import { installLatencyProbe } from "./latency-probe.ts";
 import { installStoreTrace } from "./store-trace.ts";
 
 interface PragmaStore {
@@ -53,6 +55,8 @@ async function main(): Promise<void> {
     : sqlite
       ? "NORMAL"
       : "synchronous_commit=on";
+  const latencyFile = process.env.BENCH_LATENCY_FILE;
+  const latency = latencyFile ? installLatencyProbe(server.engine) : null;
   const profileFile = process.env.BENCH_PROFILE_FILE;
   const endProfile = profileFile ? await startCpuProfile(profileFile) : null;
   let stopping = false;
@@ -63,6 +67,7 @@ async function main(): Promise<void> {
     await endProfile?.();
     await server.stop("bench finished");
     if (trace && traceFile) writeFileSync(traceFile, `${JSON.stringify(trace(), null, 1)}\n`);
+    if (latency && latencyFile) writeFileSync(latencyFile, `${JSON.stringify(latency())}\n`);
     clearTimeout(force);
     process.exit(0);
   };

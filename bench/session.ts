@@ -30,6 +30,10 @@ export function diagnostics(options: BenchOptions, name: string): Partial<Server
     mkdirSync(options.traceDir, { recursive: true });
     out.traceFile = join(options.traceDir, `${name}.json`);
   }
+  if (options.latencyDir) {
+    mkdirSync(options.latencyDir, { recursive: true });
+    out.latencyFile = join(options.latencyDir, `${name}.json`);
+  }
   return out;
 }
 

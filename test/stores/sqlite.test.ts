@@ -16,6 +16,7 @@ import {
   openSqliteStore,
   type SqliteStore,
   schemaVersion,
+  UNITS_PER_COMMIT,
 } from "../../src/stores/sqlite/index.ts";
 import { StoreInUseError } from "../../src/stores/sqlite/serving-lock.ts";
 import { runInput, taskInput } from "./contract/fixtures.ts";
@@ -207,6 +208,52 @@ describe("sqlite store", () => {
     const sneaky = { position: 5 } as object;
     await expect(store.transact((tx) => tx.updateRun(run.id, sneaky))).rejects.toThrow(/position/);
     expect((await store.getTask(task.id))?.run_id).toBe(run.id);
+  });
+
+  it("commits quick callbacks asked for together in one transaction", async () => {
+    const store = await openAt(join(freshDir(), "store.db"));
+    const before = store.commits.count;
+    const runs = await Promise.all(
+      [1, 2, 3].map(() => store.transact((tx) => tx.insertRun(runInput()))),
+    );
+    expect(runs.map((r) => r.position)).toEqual([1, 2, 3]);
+    expect(store.commits.count - before).toBe(1);
+  });
+
+  it("commits the head of a long batch before its tail runs", async () => {
+    // A wave of finished attempts arrives as one batch: the first ones' hand-offs must not
+    // wait for the last one's COMMIT. The tail's callback reads on the read connection, which
+    // sees committed state only.
+    const store = await openAt(join(freshDir(), "store.db"));
+    const before = store.commits.count;
+    const head = Array.from({ length: UNITS_PER_COMMIT }, (_, i) =>
+      store.transact((tx) => tx.insertRun(runInput({ id: `head-${i}` }))),
+    );
+    const seen = store.transact(async () => (await store.listRuns()).length);
+    expect((await Promise.all(head)).map((r) => r.position)).toEqual(
+      Array.from({ length: UNITS_PER_COMMIT }, (_, i) => i + 1),
+    );
+    expect(await seen).toBe(UNITS_PER_COMMIT);
+    expect(store.commits.count - before).toBe(2);
+  });
+
+  it("fails the rest of a batch with a transaction that cannot commit", async () => {
+    const store = await openAt(join(freshDir(), "store.db"));
+    const head = Array.from({ length: UNITS_PER_COMMIT }, (_, i) =>
+      store.transact((tx) => tx.insertRun(runInput({ id: `head-${i}` }))),
+    );
+    // A deferred foreign key violation fails the COMMIT of the tail's transaction.
+    const tail = [1, 2].map(() =>
+      store.transact(async (tx) => {
+        store.pragma("defer_foreign_keys = ON");
+        return tx.insertTask(taskInput("no-such-run"));
+      }),
+    );
+    expect(await Promise.all(head)).toHaveLength(UNITS_PER_COMMIT);
+    for (const t of tail) await expect(t).rejects.toThrow(/FOREIGN KEY/);
+    expect(await store.listRuns()).toHaveLength(UNITS_PER_COMMIT);
+    const after = await store.transact((tx) => tx.insertRun(runInput({ id: "after" })));
+    expect(after.position).toBe(UNITS_PER_COMMIT + 1);
   });
 
   it("finishes queued transactions on close and refuses new ones", async () => {

@@ -44,7 +44,14 @@ export class Checkpointer {
     const pageBytes = writer.pragma("page_size", { simple: true }) as number;
     this.#fallBehindFrames = Math.max(AUTO_FRAMES, Math.floor(FALL_BEHIND_BYTES / pageBytes));
     const workerData = { path, synchronous, busyTimeoutMs: busyMs, everyMs: EVERY_MS };
-    this.#worker = new Worker(new URL("./checkpoint-worker.mjs", import.meta.url), { workerData });
+    // `execArgv: []`: the worker is plain JavaScript and needs none of the process's flags. It
+    // would inherit `--import tsx` (how the server runs from a clone) and load the TypeScript
+    // loader into its own isolate again: about 9 MiB of the server's RSS (bench/HISTORY.md
+    // round 15-latency).
+    this.#worker = new Worker(new URL("./checkpoint-worker.mjs", import.meta.url), {
+      workerData,
+      execArgv: [],
+    });
     this.#worker.on("message", (m: CheckpointReport | { error: string } | { ready: true }) => {
       if ("log" in m) this.#report(m);
     });

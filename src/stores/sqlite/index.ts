@@ -2,8 +2,9 @@
 //
 // Transactions: better-sqlite3 is synchronous while `transact` callbacks are async, so
 // transactions queue and run one after another on the writer connection. Group commit: the
-// callbacks queued within one turn of the event loop run inside ONE BEGIN IMMEDIATE .. COMMIT,
-// each in its own SAVEPOINT, so a callback that throws rolls back only its own writes. No
+// callbacks queued within one turn of the event loop run inside one BEGIN IMMEDIATE .. COMMIT
+// (a long batch in several, of UNITS_PER_COMMIT callbacks each), each callback in its own
+// SAVEPOINT, so a callback that throws rolls back only its own writes. No
 // callback's promise settles before the COMMIT that made its writes durable, so nothing is
 // acknowledged that a crash could lose; the commit (and its fsync under synchronous=FULL) is
 // shared by the whole batch. IMMEDIATE takes the write lock up front, so another process
@@ -28,6 +29,12 @@ export { MIGRATIONS, type Migration, migrate, schemaVersion } from "./migrations
 
 /** Large enough to amortize a commit, small enough to bound one batch's latency. */
 const SQLITE_MAX_BATCH = 256;
+/**
+ * A transaction holds at most this many callbacks of a batch; the rest of the batch goes on in
+ * the next one. A count, not a time, so that a batch is cut the same way on a busy host as on a
+ * quiet one (bench/HISTORY.md round 15-latency).
+ */
+export const UNITS_PER_COMMIT = 16;
 
 export class SqliteStore extends SqliteReader implements Store {
   readonly path: string;
@@ -42,6 +49,8 @@ export class SqliteStore extends SqliteReader implements Store {
   readonly #rollbackTo: Database.Statement;
   readonly #queue: TransactionQueue;
   #closed = false;
+  /** Transactions committed so far and the units of work they held (diagnostics, the bench). */
+  readonly commits = { count: 0, units: 0, largest: 0 };
 
   constructor(path: string, connections: Connections) {
     const { reader, writer } = connections;
@@ -65,26 +74,45 @@ export class SqliteStore extends SqliteReader implements Store {
     return this.#queue.push(fn);
   }
 
-  /** Runs a batch of callbacks in one transaction; answers each one's outcome after COMMIT. */
+  /**
+   * Runs a batch of callbacks, answering each one's outcome after the COMMIT that made it
+   * durable. The batch is cut into transactions of at most UNITS_PER_COMMIT callbacks: the units
+   * at its head (a wave of finished attempts, each handing its slot on) are committed, and the
+   * attempts they claimed started, before the later ones run, instead of every unit waiting for
+   * the last one's COMMIT; the next wave then arrives spread out instead of all at once.
+   */
   async #runBatch(batch: QueuedTransaction[]): Promise<void> {
+    let from = 0;
+    while (from < batch.length) from = await this.#runTransaction(batch, from);
+  }
+
+  /** One transaction over `batch` from `from` on; answers where the next one starts. */
+  async #runTransaction(batch: QueuedTransaction[], from: number): Promise<number> {
     const writer = this.#connections.writer;
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    const end = Math.min(batch.length, from + UNITS_PER_COMMIT);
+    let to = from;
     try {
       this.#begin.run();
-      for (const item of batch) outcomes.push(await this.#runUnit(item));
+      while (to < end) outcomes.push(await this.#runUnit(batch[to++]));
       this.#commit.run();
     } catch (err) {
-      // BEGIN or COMMIT failed (or SQLite aborted the transaction): nothing is durable.
+      // BEGIN or COMMIT failed (or SQLite aborted the transaction): nothing of it is durable,
+      // and the rest of the batch fails with it, as a batch in one transaction would.
       if (writer.inTransaction) this.#rollback.run();
       this.#writes.claims.index.drop();
-      for (const item of batch) item.reject(err);
-      return;
+      for (let i = from; i < batch.length; i++) batch[i].reject(err);
+      return batch.length;
     }
-    for (const [i, item] of batch.entries()) {
-      const outcome = outcomes[i];
-      if (outcome.ok) item.resolve(outcome.value);
-      else item.reject(outcome.error);
+    this.commits.count += 1;
+    this.commits.units += to - from;
+    if (to - from > this.commits.largest) this.commits.largest = to - from;
+    for (let i = from; i < to; i++) {
+      const outcome = outcomes[i - from];
+      if (outcome.ok) batch[i].resolve(outcome.value);
+      else batch[i].reject(outcome.error);
     }
+    return to;
   }
 
   async #runUnit(item: QueuedTransaction) {
