@@ -20,6 +20,19 @@ INSERT INTO tasks (run_id, node, attempt, priority, explicit, created, payload_p
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 RETURNING *`);
 
+// A batch: one statement, arrays in; identities are drawn in array order (ORDER BY ord).
+const INSERT_TASKS = sql(`
+INSERT INTO tasks (run_id, node, attempt, priority, explicit, created, payload_present, payload,
+  branch, lineage)
+SELECT t.run_id, t.node, t.attempt, t.priority, t.explicit, t.created, t.payload_present,
+  t.payload::json, t.branch::json, t.lineage::json
+FROM unnest($1::text[], $2::text[], $3::integer[], $4::double precision[], $5::boolean[],
+  $6::bigint[], $7::boolean[], $8::text[], $9::text[], $10::text[])
+  WITH ORDINALITY AS t(run_id, node, attempt, priority, explicit, created, payload_present,
+    payload, branch, lineage, ord)
+ORDER BY t.ord
+RETURNING *`);
+
 const TASKS: PatchTable = {
   table: "tasks",
   columns: [
@@ -97,6 +110,24 @@ export async function insertTask(db: Db, task: NewTask): Promise<TaskRecord> {
     json(task.lineage),
   ];
   return toTask((await first(db, INSERT_TASK, values))!);
+}
+
+export async function insertTasks(db: Db, list: readonly NewTask[]): Promise<TaskRecord[]> {
+  if (list.length === 0) return [];
+  const values = [
+    list.map((t) => t.run_id),
+    list.map((t) => t.node),
+    list.map((t) => t.attempt),
+    list.map((t) => t.priority),
+    list.map((t) => t.explicit),
+    list.map((t) => t.created),
+    list.map((t) => t.payload_present),
+    list.map((t) => json(t.payload)),
+    list.map((t) => json(t.branch)),
+    list.map((t) => json(t.lineage)),
+  ];
+  const stored = (await rows(db, INSERT_TASKS, values)).map(toTask);
+  return stored.sort((a, b) => a.id - b.id);
 }
 
 function guardOf(guard: TaskGuard): Guard {

@@ -46,11 +46,26 @@ const HAS_OUTSTANDING = `SELECT
 // Columns left out take their schema defaults: a new attempt is ready, unclaimed, unfinished.
 // The row is not read back (one insert per enqueue is on the hot path): the record is the
 // input plus those defaults (NEW_TASK_STATE, the same values) and the new rowid.
-const INSERT_TASK = `
-INSERT INTO tasks (run_id, node, attempt, priority, explicit, created, payload_present, payload,
-  branch, lineage)
-VALUES (@run_id, @node, @attempt, @priority, @explicit, @created, @payload_present, @payload,
-  @branch, @lineage)`;
+const TASK_COLUMNS = [
+  "run_id",
+  "node",
+  "attempt",
+  "priority",
+  "explicit",
+  "created",
+  "payload_present",
+  "payload",
+  "branch",
+  "lineage",
+] as const;
+// Many tasks (a batch submit's start tasks) go in with one multi-row INSERT per chunk. There is
+// one writer, so AUTOINCREMENT hands the rows of one statement consecutive ids ending at its
+// last rowid (as for events).
+const TASK_CHUNK = 100;
+const insertTasksSql = (rows: number) =>
+  `INSERT INTO tasks (${TASK_COLUMNS.join(", ")}) VALUES ${Array(rows)
+    .fill(`(${TASK_COLUMNS.map(() => "?").join(", ")})`)
+    .join(", ")}`;
 
 // The status guard is written into the statement text (one cached statement per guard set; the
 // engine uses a few) rather than bound as JSON for json_each, which cost a third of the update.
@@ -91,7 +106,18 @@ export function taskReads(db: Database.Database) {
 }
 
 export function taskWrites(db: Database.Database) {
-  const insert = db.prepare<[Row]>(INSERT_TASK);
+  const insertOne = db.prepare<unknown[]>(insertTasksSql(1));
+  const insertChunk = db.prepare<unknown[]>(insertTasksSql(TASK_CHUNK));
+  /** Inserts the encoded rows with `statement`; answers the records, ids in row order. */
+  const insertRows = (statement: Database.Statement<unknown[]>, rows: Row[]): TaskRecord[] => {
+    const params: unknown[] = [];
+    for (const row of rows) for (const column of TASK_COLUMNS) params.push(row[column]);
+    const first = Number(statement.run(params).lastInsertRowid) - rows.length + 1;
+    // JSON columns as a read would answer them: parsed from the text that was stored.
+    return rows.map((row, i) =>
+      taskCodec.decode({ ...row, ...NEW_TASK_STATE, id: first + i, result: "null", stats: "null" }),
+    );
+  };
   const patch = new PatchStatements(db, {
     table: "tasks",
     codec: taskCodec,
@@ -99,10 +125,18 @@ export function taskWrites(db: Database.Database) {
   });
   return {
     insert(task: NewTask): TaskRecord {
-      const row = taskCodec.encodeAll(task);
-      const id = Number(insert.run(row).lastInsertRowid);
-      // JSON columns as a read would answer them: parsed from the text that was stored.
-      return taskCodec.decode({ ...row, ...NEW_TASK_STATE, id, result: "null", stats: "null" });
+      return insertRows(insertOne, [taskCodec.encodeAll(task)])[0]!;
+    },
+    /** `insert` for each of `tasks`, in order (their ids ascend in that order). */
+    insertMany(tasks: readonly NewTask[]): TaskRecord[] {
+      const rows = tasks.map((task) => taskCodec.encodeAll(task));
+      const out: TaskRecord[] = [];
+      let start = 0;
+      for (; start + TASK_CHUNK <= rows.length; start += TASK_CHUNK) {
+        out.push(...insertRows(insertChunk, rows.slice(start, start + TASK_CHUNK)));
+      }
+      for (; start < rows.length; start++) out.push(...insertRows(insertOne, [rows[start]!]));
+      return out;
     },
     /** `known`: the row as it stands, when the caller holds it; then it is not read back. */
     update(
