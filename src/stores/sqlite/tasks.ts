@@ -46,6 +46,12 @@ const HAS_OUTSTANDING = `SELECT
 // Columns left out take their schema defaults: a new attempt is ready, unclaimed, unfinished.
 // The row is not read back (one insert per enqueue is on the hot path): the record is the
 // input plus those defaults (NEW_TASK_STATE, the same values) and the new rowid.
+const INSERT_TASK = `
+INSERT INTO tasks (run_id, node, attempt, priority, explicit, created, payload_present, payload,
+  branch, lineage)
+VALUES (@run_id, @node, @attempt, @priority, @explicit, @created, @payload_present, @payload,
+  @branch, @lineage)`;
+
 const TASK_COLUMNS = [
   "run_id",
   "node",
@@ -105,7 +111,12 @@ export function taskReads(db: Database.Database) {
   };
 }
 
+/** The record of a row just inserted: JSON columns parsed from the text that was stored. */
+const decodeInserted = (row: Row, id: number): TaskRecord =>
+  taskCodec.decode({ ...row, ...NEW_TASK_STATE, id, result: "null", stats: "null" });
+
 export function taskWrites(db: Database.Database) {
+  const insert = db.prepare<[Row]>(INSERT_TASK);
   const insertOne = db.prepare<unknown[]>(insertTasksSql(1));
   const insertChunk = db.prepare<unknown[]>(insertTasksSql(TASK_CHUNK));
   /** Inserts the encoded rows with `statement`; answers the records, ids in row order. */
@@ -113,10 +124,7 @@ export function taskWrites(db: Database.Database) {
     const params: unknown[] = [];
     for (const row of rows) for (const column of TASK_COLUMNS) params.push(row[column]);
     const first = Number(statement.run(params).lastInsertRowid) - rows.length + 1;
-    // JSON columns as a read would answer them: parsed from the text that was stored.
-    return rows.map((row, i) =>
-      taskCodec.decode({ ...row, ...NEW_TASK_STATE, id: first + i, result: "null", stats: "null" }),
-    );
+    return rows.map((row, i) => decodeInserted(row, first + i));
   };
   const patch = new PatchStatements(db, {
     table: "tasks",
@@ -125,7 +133,9 @@ export function taskWrites(db: Database.Database) {
   });
   return {
     insert(task: NewTask): TaskRecord {
-      return insertRows(insertOne, [taskCodec.encodeAll(task)])[0]!;
+      const row = taskCodec.encodeAll(task);
+      const id = Number(insert.run(row).lastInsertRowid);
+      return decodeInserted(row, id);
     },
     /** `insert` for each of `tasks`, in order (their ids ascend in that order). */
     insertMany(tasks: readonly NewTask[]): TaskRecord[] {
