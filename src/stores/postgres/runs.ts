@@ -6,7 +6,7 @@ import type { RunCount, RunFilter, RunRecord, RunSelection } from "../../engine/
 import { likeLiteral } from "../like-literal.ts";
 import { type PatchTable, patchQuery } from "./patch.ts";
 import { toRun } from "./rows.ts";
-import { type Db, first, json, rows, sql, where } from "./sql.ts";
+import { columnArrays, type Db, first, json, rows, sql, where } from "./sql.ts";
 
 const LOCK_LIST = sql(
   "SELECT pg_advisory_xact_lock(hashtext('yardmaster:' || current_schema() || ':runs'))",
@@ -175,17 +175,17 @@ export async function insertRuns(
   list: ReadonlyArray<Omit<RunRecord, "position">>,
 ): Promise<RunRecord[]> {
   if (list.length === 0) return [];
-  const values = [
-    list.map((r) => r.id),
-    list.map((r) => r.workflow),
-    list.map((r) => r.title),
-    list.map((r) => r.description),
-    list.map((r) => r.status),
-    list.map((r) => r.created),
-    list.map((r) => r.updated),
-    list.map((r) => r.started),
-    list.map((r) => (r.input == null ? null : json(r.input))),
-  ];
+  const values = columnArrays(list, [
+    (r) => r.id,
+    (r) => r.workflow,
+    (r) => r.title,
+    (r) => r.description,
+    (r) => r.status,
+    (r) => r.created,
+    (r) => r.updated,
+    (r) => r.started,
+    (r) => (r.input == null ? null : json(r.input)),
+  ]);
   const stored = (await rows(db, INSERT_RUNS, values)).map(toRun);
   return stored.sort((a, b) => a.position - b.position);
 }

@@ -4,7 +4,7 @@
 import type { NewTask, TaskFilter, TaskGuard, TaskRecord } from "../../engine/index.ts";
 import { type Guard, type PatchTable, patchQuery } from "./patch.ts";
 import { toTask } from "./rows.ts";
-import { type Db, first, json, rows, sql, statusIn, where } from "./sql.ts";
+import { columnArrays, type Db, first, json, rows, sql, statusIn, where } from "./sql.ts";
 
 const GET_TASK = sql("SELECT * FROM tasks WHERE id = $1");
 const BY_TOKEN_HASH = sql("SELECT * FROM tasks WHERE token_hash = $1 ORDER BY id LIMIT 1");
@@ -114,18 +114,18 @@ export async function insertTask(db: Db, task: NewTask): Promise<TaskRecord> {
 
 export async function insertTasks(db: Db, list: readonly NewTask[]): Promise<TaskRecord[]> {
   if (list.length === 0) return [];
-  const values = [
-    list.map((t) => t.run_id),
-    list.map((t) => t.node),
-    list.map((t) => t.attempt),
-    list.map((t) => t.priority),
-    list.map((t) => t.explicit),
-    list.map((t) => t.created),
-    list.map((t) => t.payload_present),
-    list.map((t) => json(t.payload)),
-    list.map((t) => json(t.branch)),
-    list.map((t) => json(t.lineage)),
-  ];
+  const values = columnArrays(list, [
+    (t) => t.run_id,
+    (t) => t.node,
+    (t) => t.attempt,
+    (t) => t.priority,
+    (t) => t.explicit,
+    (t) => t.created,
+    (t) => t.payload_present,
+    (t) => json(t.payload),
+    (t) => json(t.branch),
+    (t) => json(t.lineage),
+  ]);
   const stored = (await rows(db, INSERT_TASKS, values)).map(toTask);
   return stored.sort((a, b) => a.id - b.id);
 }

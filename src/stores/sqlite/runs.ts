@@ -5,6 +5,7 @@ import type { RunCount, RunFilter, RunRecord, RunSelection } from "../../engine/
 import { likeLiteral } from "../like-literal.ts";
 import type { Row } from "./codec.ts";
 import { runCodec } from "./columns.ts";
+import { MultiRowInsert } from "./multi-row.ts";
 import { PatchStatements } from "./patch.ts";
 import { RecordQuery } from "./record-query.ts";
 
@@ -117,7 +118,7 @@ function decodeListed(v: unknown[]): RunRecord {
 // A single insert takes its position in the INSERT and reads only that back (a submit is on the
 // hot path): the rest of the record is the input as a read would decode it. A batch
 // (`insertMany`) reads the list's end once and numbers its runs on from it, with one multi-row
-// INSERT per chunk of RUN_CHUNK rows.
+// INSERT per chunk (multi-row.ts).
 const INSERT_RUN = `
 INSERT INTO runs (id, workflow, title, description, status, position, created, updated, started,
   input)
@@ -136,12 +137,7 @@ const RUN_COLUMNS = [
   "updated",
   "started",
   "input",
-] as const;
-const RUN_CHUNK = 100;
-const insertRunsSql = (rows: number) =>
-  `INSERT INTO runs (${RUN_COLUMNS.join(", ")}) VALUES ${Array(rows)
-    .fill(`(${RUN_COLUMNS.map(() => "?").join(", ")})`)
-    .join(", ")}`;
+];
 
 const LAST_POSITION = "SELECT COALESCE(MAX(position), 0) AS n FROM runs";
 
@@ -224,22 +220,8 @@ export function runReads(db: Database.Database) {
 export function runWrites(db: Database.Database) {
   const get = new RecordQuery(db, GET_RUN, runCodec);
   const insert = db.prepare<[Row], number>(INSERT_RUN).pluck();
-  const insertOne = db.prepare<unknown[]>(insertRunsSql(1));
-  const insertChunk = db.prepare<unknown[]>(insertRunsSql(RUN_CHUNK));
+  const insertMany = new MultiRowInsert(db, "runs", RUN_COLUMNS);
   const lastPosition = db.prepare<[], { n: number }>(LAST_POSITION);
-  /** Encodes `runs` at positions after `last`, appending the bound values to `params`. */
-  const encodeAt = (
-    runs: ReadonlyArray<Omit<RunRecord, "position">>,
-    last: number,
-    params: unknown[],
-    out: RunRecord[],
-  ): void => {
-    for (const [i, run] of runs.entries()) {
-      const row = runCodec.encodeAll({ ...run, position: last + i + 1 });
-      for (const column of RUN_COLUMNS) params.push(row[column]);
-      out.push(runCodec.decode(row));
-    }
-  };
   const move = db.prepare<[Row]>(MOVE_RUN);
   const closeGap = db.prepare<[number]>(CLOSE_GAP);
   const touch = db.prepare<[number, string]>(TOUCH_RUN);
@@ -266,20 +248,10 @@ export function runWrites(db: Database.Database) {
     },
     /** `insert` for each of `runs`, in order, at consecutive positions after the list's end. */
     insertMany(runs: ReadonlyArray<Omit<RunRecord, "position">>): RunRecord[] {
-      const out: RunRecord[] = [];
       const last = lastPosition.get()!.n;
-      let start = 0;
-      for (; start + RUN_CHUNK <= runs.length; start += RUN_CHUNK) {
-        const params: unknown[] = [];
-        encodeAt(runs.slice(start, start + RUN_CHUNK), last + start, params, out);
-        insertChunk.run(params);
-      }
-      for (; start < runs.length; start++) {
-        const params: unknown[] = [];
-        encodeAt([runs[start]!], last + start, params, out);
-        insertOne.run(params);
-      }
-      return out;
+      const rows = runs.map((run, i) => runCodec.encodeAll({ ...run, position: last + i + 1 }));
+      insertMany.run(rows);
+      return rows.map((row) => runCodec.decode(row));
     },
     /** `known`: the row as it stands, when the caller holds it; then it is not read back. */
     update(

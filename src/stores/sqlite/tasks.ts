@@ -13,6 +13,7 @@ import {
 } from "../../engine/index.ts";
 import type { Row } from "./codec.ts";
 import { taskCodec } from "./columns.ts";
+import { MultiRowInsert } from "./multi-row.ts";
 import { PatchStatements } from "./patch.ts";
 import { RecordQuery } from "./record-query.ts";
 
@@ -52,6 +53,8 @@ INSERT INTO tasks (run_id, node, attempt, priority, explicit, created, payload_p
 VALUES (@run_id, @node, @attempt, @priority, @explicit, @created, @payload_present, @payload,
   @branch, @lineage)`;
 
+// Many tasks (a batch submit's start tasks) go in with one multi-row INSERT per chunk
+// (multi-row.ts), their ids consecutive.
 const TASK_COLUMNS = [
   "run_id",
   "node",
@@ -63,15 +66,7 @@ const TASK_COLUMNS = [
   "payload",
   "branch",
   "lineage",
-] as const;
-// Many tasks (a batch submit's start tasks) go in with one multi-row INSERT per chunk. There is
-// one writer, so AUTOINCREMENT hands the rows of one statement consecutive ids ending at its
-// last rowid (as for events).
-const TASK_CHUNK = 100;
-const insertTasksSql = (rows: number) =>
-  `INSERT INTO tasks (${TASK_COLUMNS.join(", ")}) VALUES ${Array(rows)
-    .fill(`(${TASK_COLUMNS.map(() => "?").join(", ")})`)
-    .join(", ")}`;
+];
 
 // The status guard is written into the statement text (one cached statement per guard set; the
 // engine uses a few) rather than bound as JSON for json_each, which cost a third of the update.
@@ -117,15 +112,7 @@ const decodeInserted = (row: Row, id: number): TaskRecord =>
 
 export function taskWrites(db: Database.Database) {
   const insert = db.prepare<[Row]>(INSERT_TASK);
-  const insertOne = db.prepare<unknown[]>(insertTasksSql(1));
-  const insertChunk = db.prepare<unknown[]>(insertTasksSql(TASK_CHUNK));
-  /** Inserts the encoded rows with `statement`; answers the records, ids in row order. */
-  const insertRows = (statement: Database.Statement<unknown[]>, rows: Row[]): TaskRecord[] => {
-    const params: unknown[] = [];
-    for (const row of rows) for (const column of TASK_COLUMNS) params.push(row[column]);
-    const first = Number(statement.run(params).lastInsertRowid) - rows.length + 1;
-    return rows.map((row, i) => decodeInserted(row, first + i));
-  };
+  const insertMany = new MultiRowInsert(db, "tasks", TASK_COLUMNS);
   const patch = new PatchStatements(db, {
     table: "tasks",
     codec: taskCodec,
@@ -140,13 +127,8 @@ export function taskWrites(db: Database.Database) {
     /** `insert` for each of `tasks`, in order (their ids ascend in that order). */
     insertMany(tasks: readonly NewTask[]): TaskRecord[] {
       const rows = tasks.map((task) => taskCodec.encodeAll(task));
-      const out: TaskRecord[] = [];
-      let start = 0;
-      for (; start + TASK_CHUNK <= rows.length; start += TASK_CHUNK) {
-        out.push(...insertRows(insertChunk, rows.slice(start, start + TASK_CHUNK)));
-      }
-      for (; start < rows.length; start++) out.push(...insertRows(insertOne, [rows[start]!]));
-      return out;
+      const first = insertMany.run(rows) - rows.length + 1;
+      return rows.map((row, i) => decodeInserted(row, first + i));
     },
     /** `known`: the row as it stands, when the caller holds it; then it is not read back. */
     update(
