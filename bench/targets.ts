@@ -1,7 +1,34 @@
 // The engineering targets `npm run bench` prints under its table: each figure of this run beside
 // its target, as a ratio where the target is one. Printed, never asserted (docs/benchmarks.md,
 // "Targets"); a row whose workload did not run says so.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Figure } from "./figures.ts";
+
+/** What bench/submit-cost.ts measured last: CPU per run of single and batch submits, by round. */
+export interface SubmitCost {
+  at: string;
+  submits: number;
+  rounds: number;
+  single_us: number[];
+  batch_us: number[];
+  /** Single over batch CPU per run, first (cold) round against first round. */
+  cold_ratio: number;
+  /** The same, median of the later (warm) rounds against median; null with one round. */
+  warm_ratio: number | null;
+}
+
+export const SUBMIT_COST_FILE = join(import.meta.dirname, "results", "submit-cost.json");
+
+function submitCostLine(): string {
+  const goal = "target >= 5x, warm against warm";
+  if (!existsSync(SUBMIT_COST_FILE)) {
+    return `Batch submit CPU per run, single / batch: not measured (bench/submit-cost.ts; ${goal})`;
+  }
+  const c = JSON.parse(readFileSync(SUBMIT_COST_FILE, "utf8")) as SubmitCost;
+  const verdict = c.warm_ratio === null ? "" : c.warm_ratio >= 5 ? "  met" : "  NOT MET";
+  return `Batch submit CPU per run, single / batch (bench/submit-cost.ts, ${c.at}): warm ${c.warm_ratio ?? "-"}x, cold ${c.cold_ratio}x (${goal})${verdict}`;
+}
 
 interface Target {
   what: string;
@@ -72,6 +99,7 @@ export function targetLines(figures: readonly Figure[]): string[] {
     const verdict = v === null ? "" : t.met(v) ? "  met" : "  NOT MET";
     lines.push(`  ${t.what}: ${shown} (target ${t.goal})${verdict}`);
   }
+  lines.push(`  ${submitCostLine()}`);
   for (const line of NOT_HERE) lines.push(`  ${line}`);
   return lines;
 }

@@ -10,7 +10,7 @@
 // the arriving task itself: its events name a real task, and each such arrival runs the join
 // again (a loop through it), instead of the second being taken for a late duplicate.
 import type { Routing } from "../authoring/index.ts";
-import type { BranchFrame, Json, Lineage, RunRecord, TaskRecord } from "./domain.ts";
+import type { BranchFrame, Json, Lineage, NewTask, RunRecord, TaskRecord } from "./domain.ts";
 import type { Registry } from "./registry.ts";
 import type { Work } from "./unit-of-work.ts";
 
@@ -34,8 +34,26 @@ export async function enqueueTask(
   registry: Registry,
   spec: EnqueueSpec,
 ): Promise<TaskRecord> {
+  const task = await work.tx.insertTask(newTask(work, registry, spec));
+  emitEnqueued(work, spec, task);
+  return task;
+}
+
+/**
+ * `enqueueTask` for many specs with one store call (a batch submit's start tasks). Emits
+ * nothing: the caller emits each task's `task.enqueued` (`emitEnqueued`) where its events go.
+ */
+export async function insertEnqueued(
+  work: Work,
+  registry: Registry,
+  specs: readonly EnqueueSpec[],
+): Promise<TaskRecord[]> {
+  return work.tx.insertTasks(specs.map((spec) => newTask(work, registry, spec)));
+}
+
+function newTask(work: Work, registry: Registry, spec: EnqueueSpec): NewTask {
   const { priority, explicit } = registry.priorityOf(registry.node(spec.run.workflow, spec.node));
-  const task = await work.tx.insertTask({
+  return {
     run_id: spec.run.id,
     node: spec.node,
     attempt: spec.attempt,
@@ -46,7 +64,11 @@ export async function enqueueTask(
     payload: spec.payload_present ? spec.payload : null,
     branch: spec.branch,
     lineage: spec.lineage,
-  });
+  };
+}
+
+/** The `task.enqueued` of `task`, inserted for `spec`. */
+export function emitEnqueued(work: Work, spec: EnqueueSpec, task: TaskRecord): void {
   work.emit("task.enqueued", spec.run.id, task.id, {
     attempt: task.attempt,
     node: task.node,
@@ -57,7 +79,6 @@ export async function enqueueTask(
       spec.lineage.reason === "join" ? (spec.lineage.from_task ?? null) : spec.lineage.parent,
     arrivals: spec.lineage.arrivals ?? null,
   });
-  return task;
 }
 
 /**

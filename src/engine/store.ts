@@ -206,6 +206,11 @@ export interface StoreReader {
 export interface StoreWriter extends StoreReader {
   /** Appends the run at the end of the dispatch list (position n+1). */
   insertRun(run: Omit<RunRecord, "position">): Promise<RunRecord>;
+  /**
+   * `insertRun` for each of `runs`, in order: they take consecutive positions at the end of the
+   * list. Answers the records in the same order. One statement per chunk, not one per run.
+   */
+  insertRuns(runs: ReadonlyArray<Omit<RunRecord, "position">>): Promise<RunRecord[]>;
   updateRun(id: string, patch: Partial<Omit<RunRecord, "id" | "position">>): Promise<RunRecord>;
   /**
    * Sets `updated` of each run to `now` (a run not found is passed over); nothing is read back.
@@ -222,6 +227,8 @@ export interface StoreWriter extends StoreReader {
    */
   deleteRuns(ids: readonly string[]): Promise<void>;
   insertTask(task: NewTask): Promise<TaskRecord>;
+  /** `insertTask` for each of `tasks`, in order; answers the records in that order, ids ascending. */
+  insertTasks(tasks: readonly NewTask[]): Promise<TaskRecord[]>;
   /** Applies `patch` when `guard` holds; answers the updated row, or null when it did not hold. */
   updateTask(
     id: number,

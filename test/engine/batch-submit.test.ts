@@ -41,41 +41,41 @@ describe("submitRuns", () => {
     expect(b.output).toEqual({ title: "b", description: "B", input: { n: 1 } });
   });
 
-  it("leaves nothing behind when the store fails on a later item", async () => {
-    h = await startHarness();
-    h.register(echo("batch"));
-    // A store that fails the third task insert of a unit, as a full disk or a lost connection
-    // would, after two runs of the batch were written in the same transaction.
-    const store = h.store;
-    const transact = store.transact.bind(store);
-    let failing = true;
-    store.transact = ((fn: (tx: StoreWriter) => Promise<unknown>) =>
-      transact((tx) => {
-        let inserts = 0;
-        const faulty = new Proxy(tx, {
-          get(target, key, receiver) {
-            const value = Reflect.get(target, key, receiver);
-            if (key !== "insertTask" || !failing)
-              return typeof value === "function" ? value.bind(target) : value;
-            return (...args: unknown[]) => {
-              if (++inserts === 3) return Promise.reject(new Error("disk full"));
-              return (value as (...a: unknown[]) => unknown).apply(target, args);
-            };
-          },
-        });
-        return fn(faulty);
-      })) as typeof store.transact;
-    const before = h.events.length;
-    await expect(
-      h.engine.commands.submitRuns("batch", [{ title: "a" }, { title: "b" }, { title: "c" }]),
-    ).rejects.toThrow("disk full");
-    expect(await store.listRuns()).toEqual([]);
-    expect(await store.listTasks({})).toEqual([]);
-    expect(h.events.slice(before)).toEqual([]);
-    failing = false;
-    const ids = await h.engine.commands.submitRuns("batch", [{ title: "a" }, { title: "b" }]);
-    expect((await store.listRuns()).map((r) => r.id)).toEqual(ids);
-  });
+  // The batch writes its runs with one store call, then their start tasks with another, then
+  // the events: a store that fails the second or third call (a full disk, a lost connection)
+  // after the runs were written in the same transaction must leave nothing behind.
+  for (const failing of ["insertTasks", "appendEvents"]) {
+    it(`leaves nothing behind when the store fails at ${failing}, after the runs were written`, async () => {
+      h = await startHarness();
+      h.register(echo("batch"));
+      const store = h.store;
+      const transact = store.transact.bind(store);
+      let broken = true;
+      store.transact = ((fn: (tx: StoreWriter) => Promise<unknown>) =>
+        transact((tx) => {
+          const faulty = new Proxy(tx, {
+            get(target, key, receiver) {
+              const value = Reflect.get(target, key, receiver);
+              if (key !== failing || !broken) {
+                return typeof value === "function" ? value.bind(target) : value;
+              }
+              return () => Promise.reject(new Error("disk full"));
+            },
+          });
+          return fn(faulty);
+        })) as typeof store.transact;
+      const before = h.events.length;
+      await expect(
+        h.engine.commands.submitRuns("batch", [{ title: "a" }, { title: "b" }, { title: "c" }]),
+      ).rejects.toThrow("disk full");
+      expect(await store.listRuns()).toEqual([]);
+      expect(await store.listTasks({})).toEqual([]);
+      expect(h.events.slice(before)).toEqual([]);
+      broken = false;
+      const ids = await h.engine.commands.submitRuns("batch", [{ title: "a" }, { title: "b" }]);
+      expect((await store.listRuns()).map((r) => r.id)).toEqual(ids);
+    });
+  }
 
   it("refuses an unregistered workflow before writing", async () => {
     h = await startHarness();

@@ -1,27 +1,43 @@
-// POST /api/workflows/{name}/runs/batch on a real `yardmaster serve`: every run queued in one
-// transaction, in order, each with its own `run.created`; any refused item (a title, an input
-// that misfits the start node's schema) queues none and names the item's index; the size
-// bounds; an unknown workflow; and the runs it made run to the end like single submits.
+// POST /api/workflows/{name}/runs/batch on a real `yardmaster serve`, on each store (SQLite, and
+// PostgreSQL when the test run has one): every run queued in one transaction, in order, each
+// with its own `run.created`; any refused item (a title, an input that misfits the start node's
+// schema), first, middle or last, queues none, stores and publishes no event, and names the
+// item's index; the size bounds; the Idempotency-Key refused; an unknown workflow; and the runs
+// it made run to the end like single submits.
 import type { ChildProcess } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, request } from "../support/http-client.ts";
+import { dropSchemas, freshSchema, postgres, withSchema } from "../support/postgres.ts";
 import { killAll, type Served, serve } from "../support/serve.ts";
 import { FLOW_ROW, flowFolder } from "../support/serve-folders.ts";
 import { openStream } from "../support/sse.ts";
 import { eventually } from "../support/wait.ts";
 
-let dir: string;
-let served: Served;
-const children: ChildProcess[] = [];
+const STORES = [
+  { kind: "sqlite", skip: false },
+  { kind: "postgres", skip: postgres.url === null },
+] as const;
 
-beforeAll(async () => {
-  const rows = `${FLOW_ROW}[workflows.typed]\ntarget = "typed.ts:typed"\n`;
-  dir = flowFolder("ym-batch-", "", rows);
-  writeFileSync(
-    join(dir, "typed.ts"),
-    `import { workflow } from "yardmaster";
+for (const { kind, skip } of STORES) {
+  describe.skipIf(skip)(`batch submit on ${kind}`, { timeout: 60_000 }, () => {
+    batchSuite(kind);
+  });
+}
+
+function batchSuite(kind: "sqlite" | "postgres"): void {
+  let dir: string;
+  let served: Served;
+  const children: ChildProcess[] = [];
+  const schema = freshSchema("batch");
+
+  beforeAll(async () => {
+    const rows = `${FLOW_ROW}[workflows.typed]\ntarget = "typed.ts:typed"\n`;
+    dir = flowFolder("ym-batch-", "", rows);
+    writeFileSync(
+      join(dir, "typed.ts"),
+      `import { workflow } from "yardmaster";
 import { z } from "zod";
 export const typed = workflow("typed");
 typed.node(
@@ -29,22 +45,23 @@ typed.node(
   async function only({}, run) { return run.input.n * 2; },
 );
 `,
-  );
-  served = await serve({ dir, children });
-}, 60_000);
+    );
+    const store = kind === "postgres" ? withSchema(postgres.url!, schema) : undefined;
+    served = await serve({ dir, children, store });
+  }, 60_000);
 
-afterAll(() => {
-  killAll(children);
-  rmSync(dir, { recursive: true, force: true });
-});
+  afterAll(async () => {
+    killAll(children);
+    rmSync(dir, { recursive: true, force: true });
+    if (kind === "postgres") await dropSchemas([schema]);
+  });
 
-const batch = (body: unknown, workflow = "flow") =>
-  request(served.url, "POST", `/api/workflows/${workflow}/runs/batch`, body);
+  const batch = (body: unknown, workflow = "flow") =>
+    request(served.url, "POST", `/api/workflows/${workflow}/runs/batch`, body);
 
-const runIds = async () =>
-  ((await call(served.url, "/api/runs")).body as Array<{ id: string }>).map((r) => r.id);
+  const runIds = async () =>
+    ((await call(served.url, "/api/runs")).body as Array<{ id: string }>).map((r) => r.id);
 
-describe("batch submit", { timeout: 60_000 }, () => {
   it("queues every run in order, each with its run.created, and they all complete", async () => {
     const before = await runIds();
     const stream = await openStream(`${served.url}/api/events?names=run.created`);
@@ -114,6 +131,37 @@ describe("batch submit", { timeout: 60_000 }, () => {
     expect(second.body.input).toStrictEqual({ n: 2 });
   });
 
+  // A refused item anywhere in the array: nothing is queued, and no event is stored or published
+  // (a stream replaying from before the batch sees the next run's events and nothing between).
+  for (const at of [0, 4, 9]) {
+    it(`queues none and emits no event when item ${at} of 10 is refused`, async () => {
+      const before = await runIds();
+      const stream = await openStream(`${served.url}/api/events?names=run.created,task.enqueued`);
+      try {
+        const items = Array.from({ length: 10 }, (_, i) =>
+          i === at ? { title: "" } : { title: `r${i}` },
+        );
+        const answer = await batch(items);
+        expect(answer.status).toBe(422);
+        expect(answer.body.code).toBe("validation");
+        expect(answer.body.errors.map((e: { loc: unknown[] }) => e.loc)).toStrictEqual([
+          ["body", at, "title"],
+        ]);
+        expect(await runIds()).toStrictEqual(before);
+        const marker = await request(served.url, "POST", "/api/workflows/flow/runs", {
+          title: "marker",
+        });
+        expect(marker.status).toBe(201);
+        await stream.waitFor("the marker's run.created", (e) => e.run_id === marker.body.run_id);
+        // Earlier tests' runs may still enqueue their next steps; no other run may appear.
+        const fresh = stream.events().filter((e) => !before.includes(e.run_id ?? ""));
+        expect(new Set(fresh.map((e) => e.run_id))).toStrictEqual(new Set([marker.body.run_id]));
+      } finally {
+        stream.close();
+      }
+    });
+  }
+
   it("queues none when one item's body misfits the schema (a missing title)", async () => {
     const before = await runIds();
     const answer = await batch([{ title: "a" }, { title: "b" }, { description: "no title" }]);
@@ -162,4 +210,4 @@ describe("batch submit", { timeout: 60_000 }, () => {
     expect(answer.status).toBe(404);
     expect(answer.body.code).toBe("unknown_workflow");
   });
-});
+}

@@ -10,7 +10,7 @@ import {
   type TaskRecord,
   TERMINAL_RUN_STATUSES,
 } from "../domain.ts";
-import { enqueueTask } from "../enqueue.ts";
+import { type EnqueueSpec, emitEnqueued, enqueueTask, insertEnqueued } from "../enqueue.ts";
 import { refused } from "../errors.ts";
 import type { RegisteredWorkflow } from "../registry.ts";
 import { newRunId } from "../run-ids.ts";
@@ -177,7 +177,7 @@ function checkKey(found: IdempotencyRecord, workflow: string, idem: IdempotencyI
 async function insertSubmitted(
   core: EngineCore,
   reg: RegisteredWorkflow,
-  payload: { title: string; description: string; input: Json },
+  payload: RunPayload,
   slot: SlotReservation | null,
   how: { idem?: IdempotencyInput; fire?: ScheduleFireInput; operator?: string | null },
 ): Promise<{ runId: string; tookOwn: boolean; replayed: boolean }> {
@@ -216,32 +216,25 @@ async function insertSubmitted(
   }, how.operator ?? null);
 }
 
-/** Inside `work`: the run row, its `run.created` and its start task. */
-async function insertRunAt(
-  work: Work,
-  core: EngineCore,
-  reg: RegisteredWorkflow,
-  payload: { title: string; description: string; input: Json },
-  id: string = newRunId(work.now),
-  /** Called right after `run.created` is emitted, before the start task's events. */
-  created?: (run: RunRecord) => void,
-): Promise<{ run: RunRecord; start: TaskRecord }> {
+type RunPayload = { title: string; description: string; input: Json };
+
+/** The run row of a new run of `reg`, queued at `now`. */
+const newRun = (reg: RegisteredWorkflow, payload: RunPayload, id: string, now: number) => ({
+  id,
+  workflow: reg.name,
+  title: payload.title,
+  description: payload.description,
+  status: "queued" as const,
+  created: now,
+  updated: now,
+  started: false,
+  input: payload.input,
+});
+
+/** What enqueues the start task of `run`. */
+function startSpec(reg: RegisteredWorkflow, run: RunRecord, payload: RunPayload): EnqueueSpec {
   const { title, description, input } = payload;
-  const workflow = reg.name;
-  const run = await work.tx.insertRun({
-    id,
-    workflow,
-    title,
-    description,
-    status: "queued",
-    created: work.now,
-    updated: work.now,
-    started: false,
-    input,
-  });
-  work.emit("run.created", run.id, null, { position: run.position, title: run.title, workflow });
-  created?.(run);
-  const start = await enqueueTask(work, core.registry, {
+  return {
     run,
     node: reg.graph.start,
     attempt: 1,
@@ -250,13 +243,38 @@ async function insertRunAt(
     payload: input === null ? { title, description } : { title, description, input },
     branch: [],
     lineage: { reason: "start", parent: null },
+  };
+}
+
+const emitCreated = (work: Work, run: RunRecord) =>
+  work.emit("run.created", run.id, null, {
+    position: run.position,
+    title: run.title,
+    workflow: run.workflow,
   });
+
+/** Inside `work`: the run row, its `run.created` and its start task. */
+async function insertRunAt(
+  work: Work,
+  core: EngineCore,
+  reg: RegisteredWorkflow,
+  payload: RunPayload,
+  id: string = newRunId(work.now),
+  /** Called right after `run.created` is emitted, before the start task's events. */
+  created?: (run: RunRecord) => void,
+): Promise<{ run: RunRecord; start: TaskRecord }> {
+  const run = await work.tx.insertRun(newRun(reg, payload, id, work.now));
+  emitCreated(work, run);
+  created?.(run);
+  const start = await enqueueTask(work, core.registry, startSpec(reg, run, payload));
   return { run, start };
 }
 
 /**
  * Queues a run of `workflow` for each input, in order, in one unit of work: all are created or
- * none. Answers the run ids in input order. The dispatcher fills free slots after the commit.
+ * none. Answers the run ids in input order. The rows go in with one store call for the runs and
+ * one for their start tasks; each run's `run.created` and `task.enqueued` follow in input order,
+ * as if the runs had been inserted one by one. The dispatcher fills free slots after the commit.
  */
 export async function submitRuns(
   core: EngineCore,
@@ -266,18 +284,22 @@ export async function submitRuns(
 ): Promise<string[]> {
   const reg = core.registry.workflows.get(workflow);
   if (!reg) throw notRegistered(workflow);
+  const payloads = inputs.map((input) => ({
+    title: input.title,
+    description: input.description ?? "",
+    input: input.input ?? null,
+  }));
   try {
     return await core.uow.run(async (work) => {
-      const ids: string[] = [];
-      for (const input of inputs) {
-        const payload = {
-          title: input.title,
-          description: input.description ?? "",
-          input: input.input ?? null,
-        };
-        ids.push((await insertRunAt(work, core, reg, payload)).run.id);
+      const rows = payloads.map((payload) => newRun(reg, payload, newRunId(work.now), work.now));
+      const runs = await work.tx.insertRuns(rows);
+      const specs = runs.map((run, i) => startSpec(reg, run, payloads[i]!));
+      const starts = await insertEnqueued(work, core.registry, specs);
+      for (const [i, run] of runs.entries()) {
+        emitCreated(work, run);
+        emitEnqueued(work, specs[i]!, starts[i]!);
       }
-      return ids;
+      return runs.map((run) => run.id);
     }, operator);
   } finally {
     core.wake(reg.pool);

@@ -6,7 +6,7 @@ import type { RunCount, RunFilter, RunRecord, RunSelection } from "../../engine/
 import { likeLiteral } from "../like-literal.ts";
 import { type PatchTable, patchQuery } from "./patch.ts";
 import { toRun } from "./rows.ts";
-import { type Db, first, json, rows, sql, where } from "./sql.ts";
+import { columnArrays, type Db, first, json, rows, sql, where } from "./sql.ts";
 
 const LOCK_LIST = sql(
   "SELECT pg_advisory_xact_lock(hashtext('yardmaster:' || current_schema() || ':runs'))",
@@ -17,6 +17,19 @@ const INSERT_RUN = sql(`
 INSERT INTO runs (id, workflow, title, description, status, position, created, updated, started,
   input)
 VALUES ($1, $2, $3, $4, $5, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs), $6, $7, $8, $9)
+RETURNING *`);
+
+// A batch: one statement, arrays in, positions counted on from the list's end in array order.
+const INSERT_RUNS = sql(`
+INSERT INTO runs (id, workflow, title, description, status, position, created, updated, started,
+  input)
+SELECT r.id, r.workflow, r.title, r.description, r.status,
+  ((SELECT COALESCE(MAX(position), 0) FROM runs) + r.ord)::integer, r.created, r.updated,
+  r.started, r.input::json
+FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[],
+  $7::bigint[], $8::boolean[], $9::text[])
+  WITH ORDINALITY AS r(id, workflow, title, description, status, created, updated, started,
+    input, ord)
 RETURNING *`);
 
 // Moving from $2 to $3 shifts the runs in between by one towards the gap it leaves.
@@ -155,6 +168,26 @@ export async function insertRun(db: Db, run: Omit<RunRecord, "position">): Promi
   const stored = input == null ? null : json(input);
   const values = [id, workflow, title, description, status, created, updated, started, stored];
   return toRun((await first(db, INSERT_RUN, values))!);
+}
+
+export async function insertRuns(
+  db: Db,
+  list: ReadonlyArray<Omit<RunRecord, "position">>,
+): Promise<RunRecord[]> {
+  if (list.length === 0) return [];
+  const values = columnArrays(list, [
+    (r) => r.id,
+    (r) => r.workflow,
+    (r) => r.title,
+    (r) => r.description,
+    (r) => r.status,
+    (r) => r.created,
+    (r) => r.updated,
+    (r) => r.started,
+    (r) => (r.input == null ? null : json(r.input)),
+  ]);
+  const stored = (await rows(db, INSERT_RUNS, values)).map(toRun);
+  return stored.sort((a, b) => a.position - b.position);
 }
 
 export async function updateRun(

@@ -65,3 +65,11 @@ export function json(value: unknown): string {
 export function where(conditions: readonly string[]): string {
   return conditions.length === 0 ? "" : `WHERE ${conditions.join(" AND ")}`;
 }
+
+/** One array per column, each holding that column's value of every item (unnest's input). */
+export function columnArrays<T>(
+  items: readonly T[],
+  columns: ReadonlyArray<(item: T) => unknown>,
+): unknown[][] {
+  return columns.map((column) => items.map(column));
+}

@@ -4,7 +4,7 @@
 import type { NewTask, TaskFilter, TaskGuard, TaskRecord } from "../../engine/index.ts";
 import { type Guard, type PatchTable, patchQuery } from "./patch.ts";
 import { toTask } from "./rows.ts";
-import { type Db, first, json, rows, sql, statusIn, where } from "./sql.ts";
+import { columnArrays, type Db, first, json, rows, sql, statusIn, where } from "./sql.ts";
 
 const GET_TASK = sql("SELECT * FROM tasks WHERE id = $1");
 const BY_TOKEN_HASH = sql("SELECT * FROM tasks WHERE token_hash = $1 ORDER BY id LIMIT 1");
@@ -18,6 +18,19 @@ const INSERT_TASK = sql(`
 INSERT INTO tasks (run_id, node, attempt, priority, explicit, created, payload_present, payload,
   branch, lineage)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+RETURNING *`);
+
+// A batch: one statement, arrays in; identities are drawn in array order (ORDER BY ord).
+const INSERT_TASKS = sql(`
+INSERT INTO tasks (run_id, node, attempt, priority, explicit, created, payload_present, payload,
+  branch, lineage)
+SELECT t.run_id, t.node, t.attempt, t.priority, t.explicit, t.created, t.payload_present,
+  t.payload::json, t.branch::json, t.lineage::json
+FROM unnest($1::text[], $2::text[], $3::integer[], $4::double precision[], $5::boolean[],
+  $6::bigint[], $7::boolean[], $8::text[], $9::text[], $10::text[])
+  WITH ORDINALITY AS t(run_id, node, attempt, priority, explicit, created, payload_present,
+    payload, branch, lineage, ord)
+ORDER BY t.ord
 RETURNING *`);
 
 const TASKS: PatchTable = {
@@ -97,6 +110,24 @@ export async function insertTask(db: Db, task: NewTask): Promise<TaskRecord> {
     json(task.lineage),
   ];
   return toTask((await first(db, INSERT_TASK, values))!);
+}
+
+export async function insertTasks(db: Db, list: readonly NewTask[]): Promise<TaskRecord[]> {
+  if (list.length === 0) return [];
+  const values = columnArrays(list, [
+    (t) => t.run_id,
+    (t) => t.node,
+    (t) => t.attempt,
+    (t) => t.priority,
+    (t) => t.explicit,
+    (t) => t.created,
+    (t) => t.payload_present,
+    (t) => json(t.payload),
+    (t) => json(t.branch),
+    (t) => json(t.lineage),
+  ]);
+  const stored = (await rows(db, INSERT_TASKS, values)).map(toTask);
+  return stored.sort((a, b) => a.id - b.id);
 }
 
 function guardOf(guard: TaskGuard): Guard {

@@ -56,6 +56,10 @@ export class PgWriter extends PgReader implements StoreWriter {
     await this.#lockList();
     return runs.insertRun(this.db, run);
   }
+  async insertRuns(list: ReadonlyArray<Omit<RunRecord, "position">>): Promise<RunRecord[]> {
+    await this.#lockList();
+    return runs.insertRuns(this.db, list);
+  }
   updateRun(id: string, patch: Partial<Omit<RunRecord, "id" | "position">>): Promise<RunRecord> {
     return runs.updateRun(this.db, id, patch);
   }
@@ -76,6 +80,9 @@ export class PgWriter extends PgReader implements StoreWriter {
   }
   insertTask(task: NewTask): Promise<TaskRecord> {
     return tasks.insertTask(this.db, task);
+  }
+  insertTasks(list: readonly NewTask[]): Promise<TaskRecord[]> {
+    return tasks.insertTasks(this.db, list);
   }
   updateTask(
     id: number,

@@ -5,6 +5,7 @@ import type { RunCount, RunFilter, RunRecord, RunSelection } from "../../engine/
 import { likeLiteral } from "../like-literal.ts";
 import type { Row } from "./codec.ts";
 import { runCodec } from "./columns.ts";
+import { MultiRowInsert } from "./multi-row.ts";
 import { PatchStatements } from "./patch.ts";
 import { RecordQuery } from "./record-query.ts";
 
@@ -114,14 +115,29 @@ function decodeListed(v: unknown[]): RunRecord {
   };
 }
 
-// Only the position is read back (a submit is on the hot path): the rest of the record is the
-// input as a read would decode it.
+// A single insert takes its position in the INSERT and reads only that back (a submit is on the
+// hot path): the rest of the record is the input as a read would decode it. A batch
+// (`insertMany`) reads the list's end once and numbers its runs on from it, with one multi-row
+// INSERT per chunk (multi-row.ts).
 const INSERT_RUN = `
 INSERT INTO runs (id, workflow, title, description, status, position, created, updated, started,
   input)
 VALUES (@id, @workflow, @title, @description, @status,
   (SELECT COALESCE(MAX(position), 0) + 1 FROM runs), @created, @updated, @started, @input)
 RETURNING position`;
+
+const RUN_COLUMNS = [
+  "id",
+  "workflow",
+  "title",
+  "description",
+  "status",
+  "position",
+  "created",
+  "updated",
+  "started",
+  "input",
+];
 
 const LAST_POSITION = "SELECT COALESCE(MAX(position), 0) AS n FROM runs";
 
@@ -204,6 +220,7 @@ export function runReads(db: Database.Database) {
 export function runWrites(db: Database.Database) {
   const get = new RecordQuery(db, GET_RUN, runCodec);
   const insert = db.prepare<[Row], number>(INSERT_RUN).pluck();
+  const insertMany = new MultiRowInsert(db, "runs", RUN_COLUMNS);
   const lastPosition = db.prepare<[], { n: number }>(LAST_POSITION);
   const move = db.prepare<[Row]>(MOVE_RUN);
   const closeGap = db.prepare<[number]>(CLOSE_GAP);
@@ -228,6 +245,13 @@ export function runWrites(db: Database.Database) {
     insert(run: Omit<RunRecord, "position">): RunRecord {
       const row = runCodec.encodeAll(run);
       return runCodec.decode({ ...row, position: insert.get(row)! });
+    },
+    /** `insert` for each of `runs`, in order, at consecutive positions after the list's end. */
+    insertMany(runs: ReadonlyArray<Omit<RunRecord, "position">>): RunRecord[] {
+      const last = lastPosition.get()!.n;
+      const rows = runs.map((run, i) => runCodec.encodeAll({ ...run, position: last + i + 1 }));
+      insertMany.run(rows);
+      return rows.map((row) => runCodec.decode(row));
     },
     /** `known`: the row as it stands, when the caller holds it; then it is not read back. */
     update(

@@ -13,6 +13,7 @@ import {
 } from "../../engine/index.ts";
 import type { Row } from "./codec.ts";
 import { taskCodec } from "./columns.ts";
+import { MultiRowInsert } from "./multi-row.ts";
 import { PatchStatements } from "./patch.ts";
 import { RecordQuery } from "./record-query.ts";
 
@@ -52,6 +53,21 @@ INSERT INTO tasks (run_id, node, attempt, priority, explicit, created, payload_p
 VALUES (@run_id, @node, @attempt, @priority, @explicit, @created, @payload_present, @payload,
   @branch, @lineage)`;
 
+// Many tasks (a batch submit's start tasks) go in with one multi-row INSERT per chunk
+// (multi-row.ts), their ids consecutive.
+const TASK_COLUMNS = [
+  "run_id",
+  "node",
+  "attempt",
+  "priority",
+  "explicit",
+  "created",
+  "payload_present",
+  "payload",
+  "branch",
+  "lineage",
+];
+
 // The status guard is written into the statement text (one cached statement per guard set; the
 // engine uses a few) rather than bound as JSON for json_each, which cost a third of the update.
 // Only known statuses are ever written into SQL.
@@ -90,8 +106,13 @@ export function taskReads(db: Database.Database) {
   };
 }
 
+/** The record of a row just inserted: JSON columns parsed from the text that was stored. */
+const decodeInserted = (row: Row, id: number): TaskRecord =>
+  taskCodec.decode({ ...row, ...NEW_TASK_STATE, id, result: "null", stats: "null" });
+
 export function taskWrites(db: Database.Database) {
   const insert = db.prepare<[Row]>(INSERT_TASK);
+  const insertMany = new MultiRowInsert(db, "tasks", TASK_COLUMNS);
   const patch = new PatchStatements(db, {
     table: "tasks",
     codec: taskCodec,
@@ -101,8 +122,13 @@ export function taskWrites(db: Database.Database) {
     insert(task: NewTask): TaskRecord {
       const row = taskCodec.encodeAll(task);
       const id = Number(insert.run(row).lastInsertRowid);
-      // JSON columns as a read would answer them: parsed from the text that was stored.
-      return taskCodec.decode({ ...row, ...NEW_TASK_STATE, id, result: "null", stats: "null" });
+      return decodeInserted(row, id);
+    },
+    /** `insert` for each of `tasks`, in order (their ids ascend in that order). */
+    insertMany(tasks: readonly NewTask[]): TaskRecord[] {
+      const rows = tasks.map((task) => taskCodec.encodeAll(task));
+      const first = insertMany.run(rows) - rows.length + 1;
+      return rows.map((row, i) => decodeInserted(row, first + i));
     },
     /** `known`: the row as it stands, when the caller holds it; then it is not read back. */
     update(

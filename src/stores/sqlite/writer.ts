@@ -78,6 +78,12 @@ export class SqliteWriter extends SqliteReader implements StoreWriter {
     w.claims.index.runWritten(record);
     return record;
   }
+  async insertRuns(runs: ReadonlyArray<Omit<RunRecord, "position">>): Promise<RunRecord[]> {
+    const w = this.#w;
+    const records = w.runs.insertMany(runs);
+    for (const record of records) w.claims.index.runWritten(record);
+    return records;
+  }
   async updateRun(id: string, patch: Partial<Omit<RunRecord, "id" | "position">>) {
     const w = this.#w;
     const record = w.runs.update(id, patch, w.claims.index.knownRun(id));
@@ -114,6 +120,12 @@ export class SqliteWriter extends SqliteReader implements StoreWriter {
     const record = w.tasks.insert(task);
     w.claims.index.taskWritten(record);
     return record;
+  }
+  async insertTasks(tasks: readonly NewTask[]): Promise<TaskRecord[]> {
+    const w = this.#w;
+    const records = w.tasks.insertMany(tasks);
+    for (const record of records) w.claims.index.taskWritten(record);
+    return records;
   }
   async updateTask(
     id: number,

@@ -16,6 +16,27 @@ export function runsContract(h: Harness): void {
       expect(await h.store.getRun("no-such-run")).toBeNull();
     });
 
+    it("insertRuns appends many runs at consecutive positions, each as a read answers it", async () => {
+      const before = await addRun(h.store);
+      // 205: two full chunks of the SQLite store's multi-row INSERT and five single rows.
+      const inputs = Array.from({ length: 205 }, (_, i) =>
+        runInput({ input: i % 3 === 0 ? null : { i, tags: ["ü", i] }, status: "queued" }),
+      );
+      const runs = await h.store.transact((tx) => tx.insertRuns(inputs));
+      expect(runs).toStrictEqual(inputs.map((input, i) => ({ ...input, position: i + 2 })));
+      expect((await h.store.listRuns()).slice(1)).toStrictEqual(runs);
+      expect(await h.store.getRun(inputs[204]!.id)).toStrictEqual(runs[204]);
+      const after = await addRun(h.store);
+      expect(after.position).toBe(207);
+      expect(await h.store.transact((tx) => tx.insertRuns([]))).toStrictEqual([]);
+      expect(before.position).toBe(1);
+      // A taken id anywhere in the batch refuses the transaction: none of the batch stays.
+      const clash = [runInput(), runInput({ id: inputs[7]!.id }), runInput()];
+      await expect(h.store.transact((tx) => tx.insertRuns(clash))).rejects.toThrow();
+      expect(await h.store.getRun(clash[0]!.id)).toBeNull();
+      expect((await h.store.listRuns()).length).toBe(207);
+    });
+
     it("round-trips a run's input, any JSON value, and null for none", async () => {
       const values = [
         { zeta: 1, alpha: ["ü", null, { b: true }], nested: { n: 1.5 } },

@@ -2,7 +2,7 @@
 // updates, filters and the token lookup.
 import { describe, expect, it } from "vitest";
 import type { TaskRecord } from "../../../src/engine/index.ts";
-import { addRun, addTask, type Harness, taskInput } from "./fixtures.ts";
+import { addRun, addTask, type Harness, runInput, taskInput } from "./fixtures.ts";
 
 const UNSET = {
   status: "ready",
@@ -40,6 +40,31 @@ export function tasksContract(h: Harness): void {
       expect(task).toStrictEqual({ ...input, ...UNSET, id: task.id });
       expect(await h.store.getTask(task.id)).toStrictEqual(task);
       expect(await h.store.getTask(task.id + 1000)).toBeNull();
+    });
+
+    it("insertTasks inserts many ready attempts in order, ids ascending", async () => {
+      const runs = await h.store.transact((tx) =>
+        tx.insertRuns(Array.from({ length: 103 }, () => runInput())),
+      );
+      const inputs = runs.map((run, i) =>
+        taskInput(run.id, {
+          priority: i % 4,
+          explicit: i % 2 === 0,
+          payload_present: i % 5 !== 0,
+          payload: i % 5 === 0 ? null : { n: i, nested: [{ a: "ü" }] },
+          branch: i % 7 === 0 ? [{ count: 2, fanout: 1, index: 1, key: "k" }] : [],
+        }),
+      );
+      const tasks = await h.store.transact((tx) => tx.insertTasks(inputs));
+      expect(tasks.map((t) => t.run_id)).toStrictEqual(runs.map((r) => r.id));
+      for (let i = 1; i < tasks.length; i++) expect(tasks[i]!.id).toBe(tasks[i - 1]!.id + 1);
+      for (const [i, task] of tasks.entries()) {
+        expect(task).toStrictEqual({ ...UNSET, ...inputs[i], id: task.id });
+        expect(await h.store.getTask(task.id)).toStrictEqual(task);
+      }
+      expect(await h.store.transact((tx) => tx.insertTasks([]))).toStrictEqual([]);
+      const next = await addTask(h.store, runs[0]!.id);
+      expect(next.id).toBeGreaterThan(tasks.at(-1)!.id);
     });
 
     it("keeps an absent payload apart from a null one", async () => {
