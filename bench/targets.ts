@@ -1,7 +1,10 @@
 // The engineering targets `npm run bench` prints under its table: each figure of this run beside
 // its target, as a ratio where the target is one. Printed, never asserted (docs/benchmarks.md,
 // "Targets"); a row whose workload did not run says so.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Figure } from "./figures.ts";
+import { type PeerRow, peerRatios, ratioLines } from "./peers/ratios.ts";
 
 interface Target {
   what: string;
@@ -59,8 +62,26 @@ const TARGETS: Target[] = [
 
 const NOT_HERE = [
   "W1, W3 server CPU per run / the floor's: bench/floor-w1.ts prints it (target <= 1.3x)",
-  "steps/s / BullMQ's: BullMQ is not measured by this harness (docs/benchmarks.md keeps the side-by-side run; target >= 1.5x)",
 ];
+
+const PEERS_RESULT = join(import.meta.dirname, "results", "peers.json");
+
+/**
+ * The ratios against the peers (issues 22 and 26) from the last side-by-side run of
+ * bench/peers/run.ts, when its result is there: they need the peers measured in the same
+ * minutes, which `npm run bench` does not do.
+ */
+export function peerTargetLines(file = PEERS_RESULT): string[] {
+  const how = "node --import tsx bench/peers/run.ts";
+  if (!existsSync(file)) {
+    return [
+      `steps/s / BullMQ's (>= 1.5x), PostgreSQL W1 / the best PostgreSQL peer's (>= 5x): not measured; ${how}`,
+    ];
+  }
+  const report = JSON.parse(readFileSync(file, "utf8")) as { date?: string; rows?: PeerRow[] };
+  const lines = ratioLines(peerRatios(report.rows ?? []));
+  return [`from ${how} of ${report.date ?? "an unknown date"}:`, ...lines.map((l) => `  ${l}`)];
+}
 
 /** The targets block: one line per target with this run's figure, then what is measured elsewhere. */
 export function targetLines(figures: readonly Figure[]): string[] {
@@ -72,6 +93,6 @@ export function targetLines(figures: readonly Figure[]): string[] {
     const verdict = v === null ? "" : t.met(v) ? "  met" : "  NOT MET";
     lines.push(`  ${t.what}: ${shown} (target ${t.goal})${verdict}`);
   }
-  for (const line of NOT_HERE) lines.push(`  ${line}`);
+  for (const line of [...NOT_HERE, ...peerTargetLines()]) lines.push(`  ${line}`);
   return lines;
 }
