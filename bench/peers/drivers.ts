@@ -11,8 +11,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { RunEnds } from "../completions.ts";
 import { freshPostgresUrl, postgresCpuMs } from "../postgres-bench.ts";
-import { cpuMs } from "../server-handle.ts";
+import { cpuMs, waitExit } from "../server-handle.ts";
 import { firstStep, type Peer, type WorkerSpec, type Workflow } from "./protocol.ts";
 import { startRedis } from "./redis.ts";
 
@@ -57,35 +58,6 @@ function readStatusMib(pid: number, field: string): number {
   return kib ? Number(kib) / 1024 : Number.NaN;
 }
 
-/** Run ends as they arrive, and a bounded wait for a set of them. */
-class Ends {
-  readonly ended = new Map<string, number>();
-  #pending: Set<string> | null = null;
-  #wake: (() => void) | null = null;
-
-  record(run: string): void {
-    if (!this.ended.has(run)) this.ended.set(run, performance.now());
-    if (this.#pending?.delete(run) && this.#pending.size === 0) this.#wake?.();
-  }
-
-  waitFor(ids: Iterable<string>, ms: number): Promise<void> {
-    const pending = new Set([...ids].filter((id) => !this.ended.has(id)));
-    if (pending.size === 0) return Promise.resolve();
-    this.#pending = pending;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#wake = null;
-        reject(new Error(`${pending.size} run(s) had not ended after ${ms} ms`));
-      }, ms);
-      this.#wake = () => {
-        clearTimeout(timer);
-        this.#wake = null;
-        resolve();
-      };
-    });
-  }
-}
-
 interface Worker {
   pid: number;
   stop(): Promise<void>;
@@ -104,19 +76,8 @@ async function startWorker(spec: WorkerSpec, onLine: (line: { end?: string }) =>
     if (process.env.BENCH_ECHO) process.stderr.write(chunk);
   });
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.stdin!.end();
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          child.kill("SIGKILL");
-          resolve();
-        }, 15_000);
-        child.once("exit", () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
+    child.stdin!.end();
+    await waitExit(child, 15_000);
     workers.delete(child);
   };
   const ready = new Promise<void>((resolve, reject) => {
@@ -178,7 +139,7 @@ interface Producer {
   close(): Promise<void>;
 }
 
-async function dbosProducer(url: string, s: SessionSpec, ends: Ends): Promise<Producer> {
+async function dbosProducer(url: string, s: SessionSpec, ends: RunEnds): Promise<Producer> {
   const { DBOSClient } = await import("@dbos-inc/dbos-sdk");
   const client = await DBOSClient.create({ systemDatabaseUrl: url });
   type Handle = Awaited<ReturnType<typeof client.enqueue>>;
@@ -197,7 +158,7 @@ async function dbosProducer(url: string, s: SessionSpec, ends: Ends): Promise<Pr
       }
       const done = await client.waitFirst([...pending.values()], { pollingIntervalMs: 10 });
       pending.delete(done.workflowID);
-      ends.record(done.workflowID);
+      ends.record(done.workflowID, performance.now());
     }
   })().catch((err) => {
     if (!closed) process.stderr.write(`dbos watcher: ${String(err)}\n`);
@@ -235,14 +196,14 @@ async function graphileProducer(url: string, s: SessionSpec): Promise<Producer> 
   };
 }
 
-async function pgbossProducer(url: string, s: SessionSpec, ends: Ends): Promise<Producer> {
+async function pgbossProducer(url: string, s: SessionSpec, ends: RunEnds): Promise<Producer> {
   const { PgBoss } = await import("pg-boss");
   const pg = (await import("pg")).default;
   const listener = new pg.Client({ connectionString: url });
   listener.on("error", (err) => process.stderr.write(`pg-boss end listener: ${String(err)}\n`));
   await listener.connect();
   listener.on("notification", (n) => {
-    if (n.channel === "peer_end" && n.payload) ends.record(n.payload);
+    if (n.channel === "peer_end" && n.payload) ends.record(n.payload, performance.now());
   });
   await listener.query("LISTEN peer_end");
   // A producer only: no maintenance, scheduling or migration of its own (the worker did those).
@@ -266,14 +227,14 @@ async function pgbossProducer(url: string, s: SessionSpec, ends: Ends): Promise<
   };
 }
 
-async function bullmqProducer(port: number, s: SessionSpec, ends: Ends): Promise<Producer> {
+async function bullmqProducer(port: number, s: SessionSpec, ends: RunEnds): Promise<Producer> {
   const { Queue, QueueEvents } = await import("bullmq");
   const connection = { host: "127.0.0.1", port };
   const queue = new Queue("steps", { connection });
   const events = new QueueEvents("steps", { connection });
   const last = s.workflow === "chain3" ? "-c" : s.workflow === "fan" ? "-gather" : "-nap";
   events.on("completed", ({ jobId }) => {
-    if (jobId.endsWith(last)) ends.record(jobId.slice(0, -last.length));
+    if (jobId.endsWith(last)) ends.record(jobId.slice(0, -last.length), performance.now());
   });
   await events.waitUntilReady();
   await queue.waitUntilReady();
@@ -293,7 +254,7 @@ async function bullmqProducer(port: number, s: SessionSpec, ends: Ends): Promise
 const DBOS_POLL_MS = Number(process.env.PEERS_DBOS_POLL_MS ?? 20);
 
 export async function openPeer(s: SessionSpec): Promise<PeerSession> {
-  const ends = new Ends();
+  const ends = new RunEnds();
   const redis = s.peer === "bullmq" ? await startRedis() : null;
   const stack: Array<() => Promise<void>> = [];
   const close = async () => {
@@ -313,7 +274,7 @@ export async function openPeer(s: SessionSpec): Promise<PeerSession> {
       dbosPollMs: DBOS_POLL_MS,
     };
     const worker = await startWorker(spec, (line) => {
-      if (line.end) ends.record(line.end);
+      if (line.end) ends.record(line.end, performance.now());
     });
     stack.push(worker.stop);
     const producer =

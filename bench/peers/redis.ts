@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { waitExit } from "../server-handle.ts";
 
 export type RedisFsync = "always" | "everysec" | "no";
 
@@ -75,19 +76,8 @@ export async function startRedis(): Promise<Redis> {
   running.add(child);
   let out = "";
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGTERM");
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          child.kill("SIGKILL");
-          resolve();
-        }, 10_000);
-        child.once("exit", () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
+    child.kill("SIGTERM");
+    await waitExit(child, 10_000);
     running.delete(child);
     rmSync(dir, { recursive: true, force: true });
   };
