@@ -4,42 +4,15 @@
 import type { HttpClient } from "./http-client.ts";
 import { SseListener } from "./sse-listener.ts";
 
-export class Completions {
-  /** run id -> when its `run.completed` or `run.failed` frame arrived (performance.now). */
+/** Run ends as they arrive (by run id), and a bounded wait for a set of them. */
+export class RunEnds {
+  /** run id -> when its end arrived (performance.now). */
   readonly ended = new Map<string, number>();
   readonly failed = new Set<string>();
-  readonly #listeners: SseListener[] = [];
   #pending: Set<string> | null = null;
   #wake: (() => void) | null = null;
 
-  /** Listens on every server given (BENCH_SERVERS: each one's stream carries its own ends). */
-  static async open(bases: string | readonly string[]): Promise<Completions> {
-    let self: Completions | null = null;
-    const early: Array<[string, number, boolean]> = [];
-    const listeners: SseListener[] = [];
-    for (const base of typeof bases === "string" ? [bases] : bases) {
-      listeners.push(
-        await Completions.#listen(base, (id, at, failed) => {
-          if (self) self.#record(id, at, failed);
-          else early.push([id, at, failed]);
-        }),
-      );
-    }
-    self = new Completions();
-    self.#listeners.push(...listeners);
-    for (const [id, at, failed] of early) self.#record(id, at, failed);
-    return self;
-  }
-
-  static #listen(base: string, record: (id: string, at: number, failed: boolean) => void) {
-    return SseListener.open(base, "/api/events?names=run.completed,run.failed", (event, at) => {
-      const id = event.envelope.run_id;
-      if (!id) return;
-      record(id, at, event.name === "run.failed");
-    });
-  }
-
-  #record(id: string, at: number, failed: boolean): void {
+  record(id: string, at: number, failed = false): void {
     if (!this.ended.has(id)) this.ended.set(id, at);
     if (failed) this.failed.add(id);
     if (this.#pending?.delete(id) && this.#pending.size === 0) this.#wake?.();
@@ -60,6 +33,38 @@ export class Completions {
         this.#wake = null;
         resolve();
       };
+    });
+  }
+}
+
+/** Run ends read from the servers' event streams (`run.completed`, `run.failed`). */
+export class Completions extends RunEnds {
+  readonly #listeners: SseListener[] = [];
+
+  /** Listens on every server given (BENCH_SERVERS: each one's stream carries its own ends). */
+  static async open(bases: string | readonly string[]): Promise<Completions> {
+    let self: Completions | null = null;
+    const early: Array<[string, number, boolean]> = [];
+    const listeners: SseListener[] = [];
+    for (const base of typeof bases === "string" ? [bases] : bases) {
+      listeners.push(
+        await Completions.#listen(base, (id, at, failed) => {
+          if (self) self.record(id, at, failed);
+          else early.push([id, at, failed]);
+        }),
+      );
+    }
+    self = new Completions();
+    self.#listeners.push(...listeners);
+    for (const [id, at, failed] of early) self.record(id, at, failed);
+    return self;
+  }
+
+  static #listen(base: string, record: (id: string, at: number, failed: boolean) => void) {
+    return SseListener.open(base, "/api/events?names=run.completed,run.failed", (event, at) => {
+      const id = event.envelope.run_id;
+      if (!id) return;
+      record(id, at, event.name === "run.failed");
     });
   }
 

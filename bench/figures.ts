@@ -59,7 +59,9 @@ export function medianFigure(reps: readonly Figure[]): Figure {
   return out;
 }
 
-const COLUMNS: Array<[keyof Figure & string, string]> = [
+export type Columns = Array<[keyof Figure & string, string]>;
+
+const COLUMNS: Columns = [
   ["workload", "workload"],
   ["runs_per_s", "runs/s"],
   ["steps_per_s", "steps/s"],
@@ -77,13 +79,13 @@ function cell(value: unknown): string {
   return String(value);
 }
 
-/** A plain-text table, one row per workload. */
-export function table(figures: readonly Figure[]): string {
+/** A plain-text table, one row per workload (or per figure, with other columns). */
+export function table(figures: readonly Figure[], columns: Columns = COLUMNS): string {
   const rows = [
-    COLUMNS.map(([, title]) => title),
-    ...figures.map((f) => COLUMNS.map(([k]) => cell(f[k]))),
+    columns.map(([, title]) => title),
+    ...figures.map((f) => columns.map(([k]) => cell(f[k]))),
   ];
-  const widths = COLUMNS.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const widths = columns.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const line = (r: string[]) =>
     r
       .map((c, i) => c.padEnd(widths[i]))

@@ -4,7 +4,7 @@
 // Figures are the median over BENCH_REPEAT repetitions. It never passes or fails on a figure;
 // it exits 1 only when a workload could not be measured (an error or a timeout).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { BLANK, type Figure, medianFigure, round, table } from "./figures.ts";
@@ -34,7 +34,7 @@ const MEASURES: Record<WorkloadName, Measure> = {
 const ONCE = new Set<WorkloadName>(["W5"]);
 
 /** Which code was measured: the commit, and whether the working tree differed from it. */
-function revision() {
+export function revision() {
   const git = (...args: string[]) => {
     try {
       const stdio: ["ignore", "pipe", "ignore"] = ["ignore", "pipe", "ignore"];
@@ -55,7 +55,7 @@ function revision() {
   return { snapshot: existsSync(file) ? readFileSync(file, "utf8").trim().split("\n") : null };
 }
 
-function machine() {
+export function machine() {
   return {
     cpu: cpus()[0]?.model ?? "unknown",
     cores: cpus().length,
@@ -68,7 +68,14 @@ function machine() {
 /** Every repetition's rows, kept in the JSON report next to the medians. */
 const repetitions: Record<string, Figure[][]> = {};
 
-async function measureWorkload(name: WorkloadName, options: BenchOptions): Promise<Figure[]> {
+/**
+ * One workload's rows (the median of its repetitions), on a fresh server per repetition; also
+ * what bench/peers/run.ts measures Yardmaster with, beside the peers.
+ */
+export async function measureWorkload(
+  name: WorkloadName,
+  options: BenchOptions,
+): Promise<Figure[]> {
   const reps = ONCE.has(name) ? 1 : options.repeat;
   const runs: Figure[][] = [];
   for (let rep = 1; rep <= reps; rep++) {
@@ -128,22 +135,33 @@ async function main(): Promise<number> {
   return errors ? 1 : 0;
 }
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    killAllServers();
-    stopPostgresCluster().finally(() => process.exit(130));
-  });
+/** Run as a script (`npm run bench`), not imported (bench/peers/run.ts imports it). */
+function isMain(): boolean {
+  try {
+    return realpathSync(process.argv[1] ?? "") === import.meta.filename;
+  } catch {
+    return false;
+  }
 }
-process.on("exit", killAllServers);
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err) => {
-    process.stderr.write(`bench: ${String((err as Error)?.stack ?? err)}\n`);
-    killAllServers();
-    stopPostgresCluster().catch(() => {});
-    process.exitCode = 1;
-  },
-);
+if (isMain()) {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      killAllServers();
+      stopPostgresCluster().finally(() => process.exit(130));
+    });
+  }
+  process.on("exit", killAllServers);
+
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      process.stderr.write(`bench: ${String((err as Error)?.stack ?? err)}\n`);
+      killAllServers();
+      stopPostgresCluster().catch(() => {});
+      process.exitCode = 1;
+    },
+  );
+}

@@ -152,7 +152,8 @@ function firstLine(child: ChildProcess, stderr: () => string, ms: number): Promi
   });
 }
 
-function waitExit(child: ChildProcess, ms: number): Promise<void> {
+/** Resolves when `child` has exited, killing it (SIGKILL) after `ms`. */
+export function waitExit(child: ChildProcess, ms: number): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => {

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Figure } from "./figures.ts";
+import { type PeerRow, peerRatios, ratioLines } from "./peers/ratios.ts";
 
 /** What bench/submit-cost.ts measured last: CPU per run of single and batch submits, by round. */
 export interface SubmitCost {
@@ -86,8 +87,26 @@ const TARGETS: Target[] = [
 
 const NOT_HERE = [
   "W1, W3 server CPU per run / the floor's: bench/floor-w1.ts prints it (target <= 1.3x)",
-  "steps/s / BullMQ's: BullMQ is not measured by this harness (docs/benchmarks.md keeps the side-by-side run; target >= 1.5x)",
 ];
+
+const PEERS_RESULT = join(import.meta.dirname, "results", "peers.json");
+
+/**
+ * The ratios against the peers (issues 22 and 26) from the last side-by-side run of
+ * bench/peers/run.ts, when its result is there: they need the peers measured in the same
+ * minutes, which `npm run bench` does not do.
+ */
+export function peerTargetLines(file = PEERS_RESULT): string[] {
+  const how = "node --import tsx bench/peers/run.ts";
+  if (!existsSync(file)) {
+    return [
+      `steps/s / BullMQ's (>= 1.5x), PostgreSQL W1 / the best PostgreSQL peer's (>= 5x): not measured; ${how}`,
+    ];
+  }
+  const report = JSON.parse(readFileSync(file, "utf8")) as { date?: string; rows?: PeerRow[] };
+  const lines = ratioLines(peerRatios(report.rows ?? []));
+  return [`from ${how} of ${report.date ?? "an unknown date"}:`, ...lines.map((l) => `  ${l}`)];
+}
 
 /** The targets block: one line per target with this run's figure, then what is measured elsewhere. */
 export function targetLines(figures: readonly Figure[]): string[] {
@@ -100,6 +119,6 @@ export function targetLines(figures: readonly Figure[]): string[] {
     lines.push(`  ${t.what}: ${shown} (target ${t.goal})${verdict}`);
   }
   lines.push(`  ${submitCostLine()}`);
-  for (const line of NOT_HERE) lines.push(`  ${line}`);
+  for (const line of [...NOT_HERE, ...peerTargetLines()]) lines.push(`  ${line}`);
   return lines;
 }
