@@ -5,6 +5,7 @@
 // redis-server) over the window; RSS is the worker process's peak.
 import { BLANK, type Figure, latencies, round } from "../figures.ts";
 import type { BenchOptions } from "../options.ts";
+import { wholeWaveIdealMs } from "../workloads/batch.ts";
 import { openPeer, type PeerSession, type SessionSpec } from "./drivers.ts";
 import type { Peer, Workflow } from "./protocol.ts";
 
@@ -29,11 +30,6 @@ function shape(workload: PeerWorkload, o: BenchOptions): Shape {
     return { workflow: "fan", runs, steps: width + 2, capacity };
   }
   return { workflow: "nap", runs: o.w4.attempts, steps: 1, capacity: o.w4.capacity };
-}
-
-/** W4's ideal: whole waves of `capacity` sleeps, ceil(400 / 64) = 7 waves of 50 ms. */
-export function wholeWaveIdealMs(o: BenchOptions): number {
-  return Math.ceil(o.w4.attempts / o.w4.capacity) * o.w4.sleepMs;
 }
 
 let runNumber = 0;

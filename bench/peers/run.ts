@@ -15,7 +15,7 @@ import { stopPostgresCluster } from "../postgres-bench.ts";
 import { machine, measureWorkload, revision } from "../run.ts";
 import { killAllServers } from "../server-handle.ts";
 import { killAllWorkers } from "./drivers.ts";
-import { measurePeer, type PeerWorkload, wholeWaveIdealMs } from "./measure.ts";
+import { measurePeer, type PeerWorkload } from "./measure.ts";
 import { PEERS, type Peer } from "./protocol.ts";
 import { type PeerRow, peerRatios, peersTable, ratioLines, type System } from "./ratios.ts";
 import { killAllRedis, redisFsync, redisVersion } from "./redis.ts";
@@ -52,17 +52,13 @@ function yardmasterStores(): System[] {
   return raw.split(",").filter((s): s is System => s === "sqlite" || s === "postgres");
 }
 
-/** Yardmaster's cold row of `workload`, served from `store`, with W4's ratio over 7 waves. */
+/** Yardmaster's cold row of `workload`, served from `store`. */
 async function measureYardmaster(store: System, workload: PeerWorkload, o: BenchOptions) {
   const before = process.env.BENCH_STORE;
   process.env.BENCH_STORE = store;
   try {
     const rows = await measureWorkload(workload, o);
-    const row = rows.find((r) => r.workload === workload)!;
-    if (workload !== "W4" || typeof row.wall_ms !== "number") return row;
-    // bench/workloads/batch.ts divides by 400 x 50 / 64 ms; the issues' ratio is over 7 waves.
-    const ideal = wholeWaveIdealMs(o);
-    return { ...row, ratio: round(row.wall_ms / ideal), ideal_ms: ideal };
+    return rows.find((r) => r.workload === workload)!;
   } finally {
     if (before === undefined) delete process.env.BENCH_STORE;
     else process.env.BENCH_STORE = before;

@@ -181,13 +181,21 @@ export async function w3(options: BenchOptions, rep: number): Promise<Figure[]> 
 }
 
 /**
+ * W4's ideal: whole waves of `capacity` sleeps, ceil(400 / 64) = 7 waves of 50 ms. No engine can
+ * finish sooner: the seventh wave's 16 sleeps start only after a slot's sixth sleep ended.
+ */
+export function wholeWaveIdealMs(o: BenchOptions): number {
+  return Math.ceil(o.w4.attempts / o.w4.capacity) * o.w4.sleepMs;
+}
+
+/**
  * Two readings of "400 attempts sleeping 50 ms on 64 slots": 400 one-node runs submitted at
  * once over HTTP (W4: the submissions are part of the wall time, as for W1), and one run whose
  * start node fans out to the 400 sleeps (W4-fan: one submit, so it isolates the dispatcher).
  */
 export async function w4(options: BenchOptions, rep: number): Promise<Figure[]> {
   const { attempts, sleepMs, capacity } = options.w4;
-  const idealMs = Math.max(sleepMs, (attempts * sleepMs) / capacity);
+  const idealMs = wholeWaveIdealMs(options);
   const shape = `${attempts} x ${sleepMs} ms on ${capacity} slots`;
   const runs: Batch = {
     workload: "W4",
