@@ -4,6 +4,7 @@
 // it one at a time and MAX(position) + 1 is read after the previous change committed.
 import type { RunCount, RunFilter, RunRecord, RunSelection } from "../../engine/index.ts";
 import { likeLiteral } from "../like-literal.ts";
+import type { Deferred } from "./deferred.ts";
 import { type PatchTable, patchQuery } from "./patch.ts";
 import { toRun } from "./rows.ts";
 import { type Db, first, json, rows, sql, where } from "./sql.ts";
@@ -168,10 +169,11 @@ export async function updateRun(
   return toRun(row);
 }
 
-const TOUCH_RUNS = sql("UPDATE runs SET updated = $1 WHERE id = ANY($2::text[])");
+const TOUCH_RUNS = "UPDATE runs SET updated = $1::bigint WHERE id = ANY($2::text[])";
 
-export async function touchRuns(db: Db, ids: readonly string[], now: number): Promise<void> {
-  await db.write(TOUCH_RUNS, [now, ids]);
+/** `touchRuns` as a write the writer holds back (deferred.ts). */
+export function touchWrite(ids: readonly string[], now: number): Deferred {
+  return { table: "runs", text: TOUCH_RUNS, values: [now, [...ids]] };
 }
 
 export async function moveRun(db: Db, id: string, index: number): Promise<RunRecord> {

@@ -1,10 +1,10 @@
 // Tasks (attempts): lookups, inserts and guarded updates. The guard sits in the UPDATE's WHERE
 // clause, so "check then write" is one statement (and takes the row lock that makes it hold):
 // a completion that lost its claim changes nothing and gets null back.
-import type { NewTask, TaskFilter, TaskGuard, TaskRecord } from "../../engine/index.ts";
+import type { NewTask, RunRecord, TaskFilter, TaskGuard, TaskRecord } from "../../engine/index.ts";
 import { type Guard, type PatchTable, patchQuery } from "./patch.ts";
-import { toTask } from "./rows.ts";
-import { type Db, first, json, rows, sql, statusIn, where } from "./sql.ts";
+import { toRun, toTask } from "./rows.ts";
+import { type Db, first, json, rows, type Statement, sql, statusIn, where } from "./sql.ts";
 
 const GET_TASK = sql("SELECT * FROM tasks WHERE id = $1");
 const BY_TOKEN_HASH = sql("SELECT * FROM tasks WHERE token_hash = $1 ORDER BY id LIMIT 1");
@@ -117,15 +117,32 @@ function guardOf(guard: TaskGuard): Guard {
   return { text, values };
 }
 
+/**
+ * Applies the patch when the guard holds; answers the updated row and its run's row as the
+ * statement found it (the engine reads the run next, and this saves it a round trip), or null.
+ */
 export async function updateTask(
   db: Db,
   id: number,
   patch: Partial<Omit<TaskRecord, "id" | "run_id">>,
   guard: TaskGuard = {},
-): Promise<TaskRecord | null> {
+): Promise<{ task: TaskRecord; run: RunRecord } | null> {
   // A row made ready again is nobody's: its next claim names the server that takes it.
   const owned = patch.status === "ready" ? { ...patch, owner: null } : patch;
   const { statement, values } = patchQuery(TASKS, id, owned, guardOf(guard));
-  const row = await first(db, statement, values);
-  return row && toTask(row);
+  const row = await first(db, withRun(statement), values);
+  return row && { task: toTask(row), run: toRun(row.run_row) };
+}
+
+const withRunTexts = new Map<string, Statement>();
+
+/** `UPDATE tasks ... RETURNING *` with the task's run as `run_row` (JSON) beside it. */
+function withRun(update: Statement): Statement {
+  let statement = withRunTexts.get(update.text);
+  if (statement === undefined) {
+    const run = "(SELECT row_to_json(r) FROM runs r WHERE r.id = u.run_id) AS run_row";
+    statement = sql(`WITH u AS (${update.text}) SELECT u.*, ${run} FROM u`);
+    withRunTexts.set(update.text, statement);
+  }
+  return statement;
 }
