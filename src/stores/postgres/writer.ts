@@ -1,6 +1,6 @@
 // StoreWriter handed to one `transact` callback, over that transaction's connection
-// (transaction.ts). Changes to the dispatch list take the list lock first (runs.ts), once per
-// callback: an advisory lock taken inside a savepoint is released when it rolls back.
+// (transaction.ts). Changes to the dispatch list need no lock of their own: the transaction
+// holds the schema's write lock from BEGIN on.
 //
 // Fewer statements a step (each is a round trip on the one writer connection):
 // - `getRun` answers from the batch's run cache (run-cache.ts) when the batch has seen the run;
@@ -44,7 +44,6 @@ import type { Db } from "./sql.ts";
 import * as tasks from "./tasks.ts";
 
 export class PgWriter extends PgReader implements StoreWriter {
-  #listLocked = false;
   /** The highest event id this callback stored (0: none), told to the other servers. */
   storedUpTo = 0;
   readonly #deferred: DeferredWrites;
@@ -75,12 +74,6 @@ export class PgWriter extends PgReader implements StoreWriter {
     return this.#deferred.flush([]);
   }
 
-  async #lockList(): Promise<void> {
-    if (this.#listLocked) return;
-    await runs.lockList(this.db);
-    this.#listLocked = true;
-  }
-
   override async getRun(id: string): Promise<RunRecord | null> {
     const cached = this.runs.get(id);
     if (cached !== undefined) return cached;
@@ -88,7 +81,6 @@ export class PgWriter extends PgReader implements StoreWriter {
     return run && this.runs.put(run);
   }
   async insertRun(run: Omit<RunRecord, "position">): Promise<RunRecord> {
-    await this.#lockList();
     return this.runs.put(await runs.insertRun(this.db, run));
   }
   async updateRun(
@@ -103,17 +95,14 @@ export class PgWriter extends PgReader implements StoreWriter {
     await this.#deferred.add(runs.touchWrite(ids, now));
   }
   async moveRun(id: string, index: number): Promise<RunRecord> {
-    await this.#lockList();
     this.runs.clear(); // the runs in between move too
     return runs.moveRun(this.db, id, index);
   }
   async deleteRun(id: string): Promise<void> {
-    await this.#lockList();
     this.runs.clear();
     return runs.deleteRun(this.db, id);
   }
   async deleteRuns(ids: readonly string[]): Promise<void> {
-    await this.#lockList();
     this.runs.clear();
     return runs.deleteRuns(this.db, ids);
   }
