@@ -151,4 +151,38 @@ describe.skipIf(postgres.url === null)("postgres pipelined writes", () => {
     await b.transact((tx) => tx.updateRun(run.id, { title: "b" }));
     expect(await a.transact(async (tx) => (await tx.getRun(run.id))!.title)).toBe("b");
   });
+
+  it("a run with nothing outstanding answers its tasks and arrivals as the lists do", async () => {
+    const s = await store();
+    const run = await addRun(s);
+    const done = await addTask(s, run.id);
+    const dead = await addTask(s, run.id, { node: "b", payload_present: false, payload: null });
+    await s.transact(async (tx) => {
+      await tx.updateTask(done.id, { status: "done", result: { a: [1] }, result_present: true });
+      await tx.updateTask(dead.id, { status: "dead_letter", error: "no", used_s: 0.25 });
+      for (const index of [1, 0]) {
+        await tx.insertArrival({
+          ...{ run_id: run.id, join: "j", fanout: done.id, index, count: 2 },
+          ...{ task_id: done.id, key: null, value: { index }, join_task: null },
+        });
+      }
+    });
+    const tasks = await s.listTasks({ run_id: run.id });
+    const arrivals = await s.listArrivals(run.id);
+    const seen = await s.transact(async (tx) => ({
+      outstanding: await tx.hasOutstandingTasks(run.id),
+      tasks: await tx.listTasks({ run_id: run.id }),
+      arrivals: await tx.listArrivals(run.id),
+    }));
+    expect(seen).toStrictEqual({ outstanding: false, tasks, arrivals });
+    // A statement between the probe and the list: read again.
+    const result = await s.transact(async (tx) => {
+      await tx.hasOutstandingTasks(run.id);
+      await tx.updateTask(done.id, { result: "changed" });
+      return (await tx.listTasks({ run_id: run.id }))[0].result;
+    });
+    expect(result).toBe("changed");
+    await addTask(s, run.id, { node: "c" });
+    expect(await s.transact((tx) => tx.hasOutstandingTasks(run.id))).toBe(true);
+  });
 });

@@ -62,3 +62,20 @@ export class DeferredWrites {
     };
   }
 }
+
+/** A connection that counts the statements sent through it. */
+export class CountingDb implements Db {
+  sent = 0;
+
+  constructor(private readonly db: Db) {}
+
+  run(statement: Statement, values?: readonly unknown[]) {
+    this.sent += 1;
+    return this.db.run(statement, values);
+  }
+
+  write(statement: Statement, values?: readonly unknown[]) {
+    this.sent += 1;
+    return this.db.write(statement, values);
+  }
+}

@@ -1,9 +1,16 @@
 // Tasks (attempts): lookups, inserts and guarded updates. The guard sits in the UPDATE's WHERE
 // clause, so "check then write" is one statement (and takes the row lock that makes it hold):
 // a completion that lost its claim changes nothing and gets null back.
-import type { NewTask, RunRecord, TaskFilter, TaskGuard, TaskRecord } from "../../engine/index.ts";
+import type {
+  ArrivalRecord,
+  NewTask,
+  RunRecord,
+  TaskFilter,
+  TaskGuard,
+  TaskRecord,
+} from "../../engine/index.ts";
 import { type Guard, type PatchTable, patchQuery } from "./patch.ts";
-import { toRun, toTask } from "./rows.ts";
+import { toArrival, toRun, toTask } from "./rows.ts";
 import { type Db, first, json, rows, type Statement, sql, statusIn, where } from "./sql.ts";
 
 const GET_TASK = sql("SELECT * FROM tasks WHERE id = $1");
@@ -65,6 +72,36 @@ export async function findTaskByTokenHash(db: Db, hash: string): Promise<TaskRec
 
 export async function hasOutstandingTasks(db: Db, runId: string): Promise<boolean> {
   return (await first(db, HAS_OUTSTANDING, [runId]))!.found;
+}
+
+// `hasOutstandingTasks` for the writer: when nothing is outstanding the engine settles the run
+// next, reading its tasks and its arrivals, so the same statement answers them too (the
+// subqueries are init plans, run only when the CASE takes them), in listTasks' and
+// listArrivals' order.
+const PROBE_SETTLE = sql(`
+WITH o AS (
+  SELECT EXISTS (
+    SELECT 1 FROM tasks WHERE run_id = $1 AND status IN ('ready', 'in_progress', 'waiting')
+  ) AS found
+)
+SELECT o.found,
+  CASE WHEN o.found THEN NULL ELSE (
+    SELECT COALESCE(json_agg(t ORDER BY t.id), '[]') FROM tasks t WHERE t.run_id = $1
+  ) END AS tasks,
+  CASE WHEN o.found THEN NULL ELSE (
+    SELECT COALESCE(json_agg(a ORDER BY a.fanout, a.branch_index, a.seq), '[]')
+    FROM arrivals a WHERE a.run_id = $1
+  ) END AS arrivals
+FROM o`);
+
+/** The run's tasks and arrivals when none of its tasks is outstanding, else null. */
+export async function probeSettle(
+  db: Db,
+  runId: string,
+): Promise<{ tasks: TaskRecord[]; arrivals: ArrivalRecord[] } | null> {
+  const row = (await first(db, PROBE_SETTLE, [runId]))!;
+  if (row.found) return null;
+  return { tasks: row.tasks.map(toTask), arrivals: row.arrivals.map(toArrival) };
 }
 
 export async function listTasks(db: Db, filter: TaskFilter): Promise<TaskRecord[]> {

@@ -31,7 +31,7 @@ import type {
 import * as arrivals from "./arrivals.ts";
 import * as chunks from "./chunks.ts";
 import { claimTasks } from "./claims.ts";
-import { DeferredWrites, type Table } from "./deferred.ts";
+import { CountingDb, DeferredWrites, type Table } from "./deferred.ts";
 import * as events from "./events.ts";
 import * as idempotency from "./idempotency.ts";
 import { PgReader } from "./reader.ts";
@@ -50,17 +50,22 @@ export class PgWriter extends PgReader implements StoreWriter {
   /** The connection itself: for statements that cannot see the deferred writes. */
   readonly #raw: Db;
 
+  /** Counts the statements sent, so a read kept for later knows nothing was written since. */
+  readonly #counted: CountingDb;
+
   constructor(
-    raw: Db,
+    connection: Db,
     /** The schema's name: keys of the servers' presence locks (servers.ts). */
     private readonly schema: string,
     private readonly runs: RunCache,
   ) {
+    const raw = new CountingDb(connection);
     const deferred = new DeferredWrites(raw);
     // Every statement not listed below sends the deferred writes first.
     super(deferred.flushingDb());
     this.#deferred = deferred;
     this.#raw = raw;
+    this.#counted = raw;
   }
 
   /** Sends the deferred writes on tables `tables` (all with none given), then answers the connection. */
@@ -106,18 +111,46 @@ export class PgWriter extends PgReader implements StoreWriter {
     this.runs.clear();
     return runs.deleteRuns(this.db, ids);
   }
+  /** What the last `hasOutstandingTasks` read of a run with nothing outstanding. */
+  #settling: {
+    runId: string;
+    sent: number;
+    tasks?: TaskRecord[];
+    arrivals?: ArrivalRecord[];
+  } | null = null;
+
+  /** The settling read's `part` of `runId`, once, if no statement was sent since it. */
+  #settled<K extends "tasks" | "arrivals">(runId: string, part: K) {
+    const s = this.#settling;
+    if (s === null || s.runId !== runId || s.sent !== this.#counted.sent) return undefined;
+    const value = s[part];
+    s[part] = undefined;
+    return value;
+  }
+
   override async listTasks(filter: TaskFilter): Promise<TaskRecord[]> {
-    return tasks.listTasks(await this.#before("tasks"), filter);
+    const whole = filter.status === undefined && filter.node === undefined;
+    const read = whole && filter.run_id !== undefined && this.#settled(filter.run_id, "tasks");
+    return read || tasks.listTasks(await this.#before("tasks"), filter);
   }
   override async hasOutstandingTasks(runId: string): Promise<boolean> {
-    return tasks.hasOutstandingTasks(await this.#before("tasks"), runId);
+    this.#settling = null;
+    const probe = tasks.probeSettle(await this.#before("tasks", "arrivals"), runId);
+    // Counted once the probe is sent: a statement sent after it, even before it answers,
+    // makes what it read unusable.
+    const sent = this.#counted.sent;
+    const read = await probe;
+    if (read === null) return true;
+    this.#settling = { runId, sent, ...read };
+    return false;
   }
   override async listArrivals(
     runId: string,
     join?: string,
     fanout?: number,
   ): Promise<ArrivalRecord[]> {
-    return arrivals.listArrivals(await this.#before("arrivals"), runId, join, fanout);
+    const read = join === undefined && fanout === undefined && this.#settled(runId, "arrivals");
+    return read || arrivals.listArrivals(await this.#before("arrivals"), runId, join, fanout);
   }
   async insertTask(task: NewTask): Promise<TaskRecord> {
     return tasks.insertTask(await this.#before("tasks"), task);
