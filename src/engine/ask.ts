@@ -33,9 +33,7 @@ export async function staleOpenRequests(
   taskId: number,
   source?: RequestRecord["source"],
 ): Promise<void> {
-  for (const req of await work.tx.listRequests({ task_id: taskId, pending: true })) {
-    if (!source || req.source === source) await work.tx.updateRequest(req.id, { stale: true });
-  }
+  await work.tx.staleRequests(taskId, source);
 }
 
 /** Stores an unanswered request of `task` and announces it (`request.opened`). */

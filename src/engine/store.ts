@@ -260,6 +260,12 @@ export interface StoreWriter extends StoreReader {
   appendLog(entry: Omit<LogRecord, "id">): Promise<LogRecord>;
   insertRequest(request: Omit<RequestRecord, "id">): Promise<RequestRecord>;
   updateRequest(id: number, patch: Partial<Omit<RequestRecord, "id">>): Promise<RequestRecord>;
+  /**
+   * Marks the attempt's pending requests (unanswered, not stale) stale, only those of `source`
+   * when given; nothing is read back. Called when an attempt ends, so every attempt's end pays
+   * for it: one statement, which may ride along with a later one of the transaction.
+   */
+  staleRequests(taskId: number, source?: RequestRecord["source"]): Promise<void>;
   insertSubmission(
     submission: Omit<SubmissionRecord, "id" | "agent_call">,
   ): Promise<SubmissionRecord>;

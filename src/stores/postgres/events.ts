@@ -4,12 +4,13 @@
 // even with several servers), a rolled-back bump is undone with its events, and the counter
 // keeps the highest id ever handed out after a run's events are deleted.
 import type { EventQuery, EventRecord, NewEvent } from "../../engine/index.ts";
+import type { Deferred } from "./deferred.ts";
 import { toEvent } from "./rows.ts";
 import { type Db, first, json, rows, sql, where } from "./sql.ts";
 
-// One statement for any number of events: arrays in, ids counted from the bumped value.
-const APPEND = sql(`
-WITH bump AS (
+// One statement for any number of events: arrays in, ids counted from the bumped value. The
+// writes held back by the unit (deferred.ts) go first in the same statement, as CTEs.
+const APPEND = `bump AS (
   UPDATE counters SET value = value + $1::bigint WHERE name = 'events' RETURNING value
 )
 INSERT INTO events (id, name, run_id, task_id, data, created)
@@ -17,7 +18,20 @@ SELECT (SELECT value FROM bump) - $1::bigint + e.ord, e.name, e.run_id, e.task_i
   $6::bigint
 FROM unnest($2::text[], $3::text[], $4::bigint[], $5::text[])
   WITH ORDINALITY AS e(name, run_id, task_id, data, ord)
-RETURNING id`);
+RETURNING id`;
+const APPEND_PARAMETERS = 6;
+
+/** The append with `before` as CTEs ahead of it, their parameters numbered after its own. */
+function appendStatement(before: readonly Deferred[]): { text: string; values: unknown[] } {
+  const ctes: string[] = [];
+  const values: unknown[] = [];
+  for (const [i, d] of before.entries()) {
+    const offset = APPEND_PARAMETERS + values.length;
+    ctes.push(`w${i} AS (${d.text.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + offset}`)})`);
+    values.push(...d.values);
+  }
+  return { text: `WITH ${[...ctes, APPEND].join(",\n")}`, values };
+}
 
 const LAST_EVENT_ID = sql("SELECT value FROM counters WHERE name = 'events'");
 
@@ -25,6 +39,7 @@ export async function appendEvents(
   db: Db,
   events: readonly NewEvent[],
   now: number,
+  before: readonly Deferred[] = [],
 ): Promise<EventRecord[]> {
   if (events.length === 0) return [];
   const texts = events.map((e) => json(e.data ?? null));
@@ -36,7 +51,10 @@ export async function appendEvents(
     texts,
     now,
   ];
-  const ids = (await rows(db, APPEND, values)).map((row) => row.id as number);
+  const statement = appendStatement(before);
+  const ids = (await rows(db, sql(statement.text), [...values, ...statement.values])).map(
+    (row) => row.id as number,
+  );
   // A fold, not Math.min(...ids): a wide fan-out commits more events than a call takes arguments.
   const firstId = ids.reduce((low, id) => (id < low ? id : low));
   // What was stored, as a read answers it (data through JSON, like the column).

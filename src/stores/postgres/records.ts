@@ -6,6 +6,7 @@ import type {
   RequestRecord,
   SubmissionRecord,
 } from "../../engine/index.ts";
+import type { Deferred } from "./deferred.ts";
 import { type PatchTable, patchQuery } from "./patch.ts";
 import { toLog, toRequest, toSubmission } from "./rows.ts";
 import { type Db, first, json, rows, sql, where } from "./sql.ts";
@@ -124,6 +125,15 @@ export async function insertRequest(db: Db, r: Omit<RequestRecord, "id">): Promi
     r.operator ?? null,
   ];
   return toRequest((await first(db, INSERT_REQUEST, values))!);
+}
+
+const STALE = `UPDATE requests SET stale = TRUE WHERE task_id = $1::bigint AND ${PENDING}`;
+const STALE_OF_SOURCE = `${STALE} AND source = $2::text`;
+
+/** `staleRequests` as a write the writer holds back (deferred.ts). */
+export function staleWrite(taskId: number, source?: RequestRecord["source"]): Deferred {
+  if (source === undefined) return { table: "requests", text: STALE, values: [taskId] };
+  return { table: "requests", text: STALE_OF_SOURCE, values: [taskId, source] };
 }
 
 export async function updateRequest(

@@ -1,16 +1,14 @@
 // Runs and the dispatch list. `position` is dense 1..n across all runs; every statement that
-// adds, moves or removes a run keeps it so (a move shifts only the runs in between). Changes to
-// the list first take a transaction-level advisory lock, so servers sharing a database change
-// it one at a time and MAX(position) + 1 is read after the previous change committed.
+// adds, moves or removes a run keeps it so (a move shifts only the runs in between). Servers
+// sharing a schema change it one at a time, and MAX(position) + 1 is read after the previous
+// change committed, because every transaction holds the schema's write lock (transaction.ts).
 import type { RunCount, RunFilter, RunRecord, RunSelection } from "../../engine/index.ts";
 import { likeLiteral } from "../like-literal.ts";
+import type { Deferred } from "./deferred.ts";
 import { type PatchTable, patchQuery } from "./patch.ts";
 import { toRun } from "./rows.ts";
 import { columnArrays, type Db, first, json, rows, sql, where } from "./sql.ts";
 
-const LOCK_LIST = sql(
-  "SELECT pg_advisory_xact_lock(hashtext('yardmaster:' || current_schema() || ':runs'))",
-);
 const GET_RUN = sql("SELECT * FROM runs WHERE id = $1");
 const LAST_POSITION = sql("SELECT COALESCE(MAX(position), 0) AS n FROM runs");
 const INSERT_RUN = sql(`
@@ -157,11 +155,6 @@ export async function countRunsByStatus(db: Db): Promise<RunCount[]> {
   return (await rows(db, COUNT_RUNS)) as unknown as RunCount[];
 }
 
-/** Serializes changes to the dispatch list among everyone sharing the database. */
-export async function lockList(db: Db): Promise<void> {
-  await db.run(LOCK_LIST);
-}
-
 export async function insertRun(db: Db, run: Omit<RunRecord, "position">): Promise<RunRecord> {
   const { id, workflow, title, description, status, created, updated, started, input } = run;
   // SQL NULL when none was given, so a run without input stores nothing.
@@ -201,10 +194,11 @@ export async function updateRun(
   return toRun(row);
 }
 
-const TOUCH_RUNS = sql("UPDATE runs SET updated = $1 WHERE id = ANY($2::text[])");
+const TOUCH_RUNS = "UPDATE runs SET updated = $1::bigint WHERE id = ANY($2::text[])";
 
-export async function touchRuns(db: Db, ids: readonly string[], now: number): Promise<void> {
-  await db.write(TOUCH_RUNS, [now, ids]);
+/** `touchRuns` as a write the writer holds back (deferred.ts). */
+export function touchWrite(ids: readonly string[], now: number): Deferred {
+  return { table: "runs", text: TOUCH_RUNS, values: [now, [...ids]] };
 }
 
 export async function moveRun(db: Db, id: string, index: number): Promise<RunRecord> {

@@ -1,10 +1,27 @@
 // Tasks (attempts): lookups, inserts and guarded updates. The guard sits in the UPDATE's WHERE
 // clause, so "check then write" is one statement (and takes the row lock that makes it hold):
 // a completion that lost its claim changes nothing and gets null back.
-import type { NewTask, TaskFilter, TaskGuard, TaskRecord } from "../../engine/index.ts";
+import type {
+  ArrivalRecord,
+  NewTask,
+  RunRecord,
+  TaskFilter,
+  TaskGuard,
+  TaskRecord,
+} from "../../engine/index.ts";
 import { type Guard, type PatchTable, patchQuery } from "./patch.ts";
-import { toTask } from "./rows.ts";
-import { columnArrays, type Db, first, json, rows, sql, statusIn, where } from "./sql.ts";
+import { toArrival, toRun, toTask } from "./rows.ts";
+import {
+  columnArrays,
+  type Db,
+  first,
+  json,
+  rows,
+  type Statement,
+  sql,
+  statusIn,
+  where,
+} from "./sql.ts";
 
 const GET_TASK = sql("SELECT * FROM tasks WHERE id = $1");
 const BY_TOKEN_HASH = sql("SELECT * FROM tasks WHERE token_hash = $1 ORDER BY id LIMIT 1");
@@ -80,6 +97,36 @@ export async function hasOutstandingTasks(db: Db, runId: string): Promise<boolea
   return (await first(db, HAS_OUTSTANDING, [runId]))!.found;
 }
 
+// `hasOutstandingTasks` for the writer: when nothing is outstanding the engine settles the run
+// next, reading its tasks and its arrivals, so the same statement answers them too (the
+// subqueries are init plans, run only when the CASE takes them), in listTasks' and
+// listArrivals' order.
+const PROBE_SETTLE = sql(`
+WITH o AS (
+  SELECT EXISTS (
+    SELECT 1 FROM tasks WHERE run_id = $1 AND status IN ('ready', 'in_progress', 'waiting')
+  ) AS found
+)
+SELECT o.found,
+  CASE WHEN o.found THEN NULL ELSE (
+    SELECT COALESCE(json_agg(t ORDER BY t.id), '[]') FROM tasks t WHERE t.run_id = $1
+  ) END AS tasks,
+  CASE WHEN o.found THEN NULL ELSE (
+    SELECT COALESCE(json_agg(a ORDER BY a.fanout, a.branch_index, a.seq), '[]')
+    FROM arrivals a WHERE a.run_id = $1
+  ) END AS arrivals
+FROM o`);
+
+/** The run's tasks and arrivals when none of its tasks is outstanding, else null. */
+export async function probeSettle(
+  db: Db,
+  runId: string,
+): Promise<{ tasks: TaskRecord[]; arrivals: ArrivalRecord[] } | null> {
+  const row = (await first(db, PROBE_SETTLE, [runId]))!;
+  if (row.found) return null;
+  return { tasks: row.tasks.map(toTask), arrivals: row.arrivals.map(toArrival) };
+}
+
 export async function listTasks(db: Db, filter: TaskFilter): Promise<TaskRecord[]> {
   const conditions: string[] = [];
   const values: unknown[] = [];
@@ -148,15 +195,32 @@ function guardOf(guard: TaskGuard): Guard {
   return { text, values };
 }
 
+/**
+ * Applies the patch when the guard holds; answers the updated row and its run's row as the
+ * statement found it (the engine reads the run next, and this saves it a round trip), or null.
+ */
 export async function updateTask(
   db: Db,
   id: number,
   patch: Partial<Omit<TaskRecord, "id" | "run_id">>,
   guard: TaskGuard = {},
-): Promise<TaskRecord | null> {
+): Promise<{ task: TaskRecord; run: RunRecord } | null> {
   // A row made ready again is nobody's: its next claim names the server that takes it.
   const owned = patch.status === "ready" ? { ...patch, owner: null } : patch;
   const { statement, values } = patchQuery(TASKS, id, owned, guardOf(guard));
-  const row = await first(db, statement, values);
-  return row && toTask(row);
+  const row = await first(db, withRun(statement), values);
+  return row && { task: toTask(row), run: toRun(row.run_row) };
+}
+
+const withRunTexts = new Map<string, Statement>();
+
+/** `UPDATE tasks ... RETURNING *` with the task's run as `run_row` (JSON) beside it. */
+function withRun(update: Statement): Statement {
+  let statement = withRunTexts.get(update.text);
+  if (statement === undefined) {
+    const run = "(SELECT row_to_json(r) FROM runs r WHERE r.id = u.run_id) AS run_row";
+    statement = sql(`WITH u AS (${update.text}) SELECT u.*, ${run} FROM u`);
+    withRunTexts.set(update.text, statement);
+  }
+  return statement;
 }

@@ -2,13 +2,18 @@
 // COMMIT for the batch, each callback in its own SAVEPOINT when there are several (a callback
 // that throws rolls back only its own writes), and no promise settled before the COMMIT (or
 // ROLLBACK) that decided it. A callback starts as soon as its turn comes, without waiting for
-// BEGIN or SAVEPOINT to come back: its first statement waits for BEGIN (and fails, unsent, if
-// it did) and is queued behind the SAVEPOINT, and RELEASE SAVEPOINT is not waited for either,
-// so queued callbacks run back to back with no round trip of their own in between.
+// BEGIN or its SAVEPOINT to come back: its first statement waits for BEGIN (and fails, unsent, if
+// it did) and is queued behind the SAVEPOINT. The savepoints cost one round trip a callback
+// after the first: the first is opened with BEGIN, each next one is released and opened again
+// in one query (`RELEASE SAVEPOINT unit; SAVEPOINT unit`, not waited for), ROLLBACK TO keeps the
+// savepoint of a callback that failed for the next, and COMMIT ends the last without a RELEASE.
+// The callbacks of one batch share what they read of `runs` (run-cache.ts): the batch holds the
+// schema's write lock from BEGIN on, so no other server changes a row under it.
 // Also the two `Db`s: the read pool, and a transaction's connection that refuses to run
 // anything once its callback has finished.
 import type pg from "pg";
 import type { QueuedTransaction as QueuedUnit } from "../transaction-queue.ts";
+import { RunCache } from "./run-cache.ts";
 import type { Db, Statement } from "./sql.ts";
 import { PgWriter } from "./writer.ts";
 
@@ -93,23 +98,26 @@ export interface BatchContext {
 
 type UnitOutcome = Outcome & { lastEventId: number };
 
-async function runUnit(
-  client: pg.PoolClient,
-  unit: QueuedUnit,
-  shared: boolean,
-  begin: Promise<unknown>,
-  releases: Promise<unknown>[],
-  schema: string,
-): Promise<UnitOutcome> {
-  // The SAVEPOINT is queued on the connection before any statement of the unit, so it runs
-  // first; the statements wait only for BEGIN (answered once per batch), not for it: a
-  // SAVEPOINT that failed fails them too (the transaction is aborted) and is reported below.
-  const savepoint = shared ? sent(client.query("SAVEPOINT unit")) : null;
-  const db = new TxDb(client, begin);
-  const writer = new PgWriter(db, schema);
+/** What the units of one batch share. */
+interface BatchState {
+  readonly client: pg.PoolClient;
+  readonly schema: string;
+  /** BEGIN, sent but maybe not answered yet. */
+  readonly begin: Promise<unknown>;
+  /** Several units: each in its own savepoint. */
+  readonly shared: boolean;
+  /** The savepoint queries sent and not waited for. */
+  readonly sent: Promise<unknown>[];
+  readonly runs: RunCache;
+}
+
+async function runUnit(state: BatchState, unit: QueuedUnit, savepoint: Promise<unknown> | null) {
+  const db = new TxDb(state.client, state.begin);
+  const writer = new PgWriter(db, state.schema, state.runs);
   let outcome: Outcome;
   try {
     outcome = { ok: true, value: await unit.fn(writer) };
+    await writer.flush();
   } catch (error) {
     outcome = { ok: false, error };
   }
@@ -118,26 +126,27 @@ async function runUnit(
   // A write the callback did not wait for failed: that failure is the unit's (what failed
   // after it was PostgreSQL refusing statements in the aborted transaction).
   if (db.writeFailed !== null) outcome = { ok: false, error: db.writeFailed.error };
-  await Promise.all([begin, savepoint]); // BEGIN or SAVEPOINT failed: the whole batch fails
+  await Promise.all([state.begin, savepoint]); // BEGIN or SAVEPOINT failed: the whole batch fails
   // A callback that caught a failed statement and went on cannot commit: PostgreSQL aborted it.
   if (outcome.ok && db.failed !== null) outcome = { ok: false, error: db.failed.error };
-  // RELEASE is not waited for: the next unit's statements queue behind it, and one that failed
-  // leaves the transaction aborted, so COMMIT answers ROLLBACK and the whole batch fails.
-  if (shared && outcome.ok) releases.push(sent(client.query("RELEASE SAVEPOINT unit")));
-  if (shared && !outcome.ok) {
-    await client.query("ROLLBACK TO SAVEPOINT unit");
-    await client.query("RELEASE SAVEPOINT unit");
+  if (state.shared && !outcome.ok) {
+    // Back to the savepoint, which stays open for the next unit; what the unit read is gone.
+    state.runs.clear();
+    await state.client.query("ROLLBACK TO SAVEPOINT unit");
   }
-  return { ...outcome, lastEventId: outcome.ok ? writer.storedUpTo : 0 };
+  const result: UnitOutcome = { ...outcome, lastEventId: outcome.ok ? writer.storedUpTo : 0 };
+  return result;
 }
 
 /**
  * BEGIN and the schema's write lock, in one round trip: every transaction of every server on
  * the schema holds it until it ends, so transactions are serialized across servers as the
  * writer connection serializes them within one (the schema name is checked: letters, digits, _).
+ * With several units, the first unit's savepoint too.
  */
-function beginText(schema: string): string {
-  return `BEGIN; SELECT pg_advisory_xact_lock(hashtext('yardmaster:${schema}:write'))`;
+function beginText(schema: string, shared: boolean): string {
+  const lock = `BEGIN; SELECT pg_advisory_xact_lock(hashtext('yardmaster:${schema}:write'))`;
+  return shared ? `${lock}; SAVEPOINT unit` : lock;
 }
 
 /** BEGIN, every unit, then COMMIT (or ROLLBACK for a lone unit that failed). */
@@ -148,14 +157,22 @@ async function runAll(
   schema: string,
 ) {
   const shared = batch.length > 1;
-  const begin = sent(client.query(beginText(schema)));
-  const releases: Promise<unknown>[] = [];
-  for (const unit of batch) {
-    outcomes.push(await runUnit(client, unit, shared, begin, releases, schema));
+  const begin = sent(client.query(beginText(schema, shared)));
+  const state: BatchState = { client, schema, begin, shared, sent: [], runs: new RunCache() };
+  for (const [i, unit] of batch.entries()) {
+    // The savepoint of the unit before is released and a fresh one opened, in one round trip
+    // (not waited for: one that failed leaves the transaction aborted, so COMMIT answers
+    // ROLLBACK and the whole batch fails). After a unit that failed, its savepoint is reused.
+    let savepoint: Promise<unknown> | null = null;
+    if (i > 0 && outcomes[i - 1].ok) {
+      savepoint = sent(client.query("RELEASE SAVEPOINT unit; SAVEPOINT unit"));
+      state.sent.push(savepoint);
+    }
+    outcomes.push(await runUnit(state, unit, savepoint));
   }
   const end = !shared && !outcomes[0].ok ? "ROLLBACK" : "COMMIT";
   const done = await client.query(end);
-  await Promise.all(releases);
+  await Promise.all(state.sent);
   // COMMIT of an aborted transaction answers ROLLBACK instead of failing.
   if (end === "COMMIT" && done.command !== "COMMIT") {
     throw new Error("store: the transaction was rolled back at commit");

@@ -1,6 +1,13 @@
 // StoreWriter handed to one `transact` callback, over that transaction's connection
-// (transaction.ts). Changes to the dispatch list take the list lock first (runs.ts), once per
-// callback: an advisory lock taken inside a savepoint is released when it rolls back.
+// (transaction.ts). Changes to the dispatch list need no lock of their own: the transaction
+// holds the schema's write lock from BEGIN on.
+//
+// Fewer statements a step (each is a round trip on the one writer connection):
+// - `getRun` answers from the batch's run cache (run-cache.ts) when the batch has seen the run;
+//   every write of `runs` here keeps the cache current or clears it.
+// - Writes nobody reads back (`touchRuns`, `staleRequests`) are deferred (deferred.ts): held
+//   until a statement that could see them, and folded into the unit's event append (one
+//   statement for all of them) when none does. The unit's end sends what is still held.
 import type {
   ArrivalRecord,
   ClaimScope,
@@ -17,16 +24,19 @@ import type {
   StoreWriter,
   StreamChunkRecord,
   SubmissionRecord,
+  TaskFilter,
   TaskGuard,
   TaskRecord,
 } from "../../engine/index.ts";
 import * as arrivals from "./arrivals.ts";
 import * as chunks from "./chunks.ts";
 import { claimTasks } from "./claims.ts";
+import { CountingDb, DeferredWrites, type Table } from "./deferred.ts";
 import * as events from "./events.ts";
 import * as idempotency from "./idempotency.ts";
 import { PgReader } from "./reader.ts";
 import * as records from "./records.ts";
+import type { RunCache } from "./run-cache.ts";
 import * as runs from "./runs.ts";
 import * as schedules from "./schedules.ts";
 import * as servers from "./servers.ts";
@@ -34,70 +44,141 @@ import type { Db } from "./sql.ts";
 import * as tasks from "./tasks.ts";
 
 export class PgWriter extends PgReader implements StoreWriter {
-  #listLocked = false;
   /** The highest event id this callback stored (0: none), told to the other servers. */
   storedUpTo = 0;
+  readonly #deferred: DeferredWrites;
+  /** The connection itself: for statements that cannot see the deferred writes. */
+  readonly #raw: Db;
+
+  /** Counts the statements sent, so a read kept for later knows nothing was written since. */
+  readonly #counted: CountingDb;
 
   constructor(
-    db: Db,
+    connection: Db,
     /** The schema's name: keys of the servers' presence locks (servers.ts). */
     private readonly schema: string,
+    private readonly runs: RunCache,
   ) {
-    super(db);
+    const raw = new CountingDb(connection);
+    const deferred = new DeferredWrites(raw);
+    // Every statement not listed below sends the deferred writes first.
+    super(deferred.flushingDb());
+    this.#deferred = deferred;
+    this.#raw = raw;
+    this.#counted = raw;
   }
 
-  async #lockList(): Promise<void> {
-    if (this.#listLocked) return;
-    await runs.lockList(this.db);
-    this.#listLocked = true;
+  /** Sends the deferred writes on tables `tables` (all with none given), then answers the connection. */
+  async #before(...tables: Table[]): Promise<Db> {
+    await this.#deferred.flush(tables);
+    return this.#raw;
   }
 
+  /** Sends what is still deferred: the callback has ended. */
+  flush(): Promise<void> {
+    return this.#deferred.flush([]);
+  }
+
+  override async getRun(id: string): Promise<RunRecord | null> {
+    const cached = this.runs.get(id);
+    if (cached !== undefined) return cached;
+    const run = await runs.getRun(await this.#before("runs"), id);
+    return run && this.runs.put(run);
+  }
   async insertRun(run: Omit<RunRecord, "position">): Promise<RunRecord> {
-    await this.#lockList();
-    return runs.insertRun(this.db, run);
+    return this.runs.put(await runs.insertRun(this.db, run));
   }
   async insertRuns(list: ReadonlyArray<Omit<RunRecord, "position">>): Promise<RunRecord[]> {
-    await this.#lockList();
-    return runs.insertRuns(this.db, list);
+    return (await runs.insertRuns(this.db, list)).map((run) => this.runs.put(run));
   }
-  updateRun(id: string, patch: Partial<Omit<RunRecord, "id" | "position">>): Promise<RunRecord> {
-    return runs.updateRun(this.db, id, patch);
+  async updateRun(
+    id: string,
+    patch: Partial<Omit<RunRecord, "id" | "position">>,
+  ): Promise<RunRecord> {
+    return this.runs.put(await runs.updateRun(await this.#before("runs"), id, patch));
   }
-  touchRuns(ids: readonly string[], now: number): Promise<void> {
-    return runs.touchRuns(this.db, ids, now);
+  async touchRuns(ids: readonly string[], now: number): Promise<void> {
+    if (!ids.length) return;
+    this.runs.touch(ids, now);
+    await this.#deferred.add(runs.touchWrite(ids, now));
   }
   async moveRun(id: string, index: number): Promise<RunRecord> {
-    await this.#lockList();
+    this.runs.clear(); // the runs in between move too
     return runs.moveRun(this.db, id, index);
   }
   async deleteRun(id: string): Promise<void> {
-    await this.#lockList();
+    this.runs.clear();
     return runs.deleteRun(this.db, id);
   }
   async deleteRuns(ids: readonly string[]): Promise<void> {
-    await this.#lockList();
+    this.runs.clear();
     return runs.deleteRuns(this.db, ids);
   }
-  insertTask(task: NewTask): Promise<TaskRecord> {
-    return tasks.insertTask(this.db, task);
+  /** What the last `hasOutstandingTasks` read of a run with nothing outstanding. */
+  #settling: {
+    runId: string;
+    sent: number;
+    tasks?: TaskRecord[];
+    arrivals?: ArrivalRecord[];
+  } | null = null;
+
+  /** The settling read's `part` of `runId`, once, if no statement was sent since it. */
+  #settled<K extends "tasks" | "arrivals">(runId: string, part: K) {
+    const s = this.#settling;
+    if (s === null || s.runId !== runId || s.sent !== this.#counted.sent) return undefined;
+    const value = s[part];
+    s[part] = undefined;
+    return value;
   }
-  insertTasks(list: readonly NewTask[]): Promise<TaskRecord[]> {
-    return tasks.insertTasks(this.db, list);
+
+  override async listTasks(filter: TaskFilter): Promise<TaskRecord[]> {
+    const whole = filter.status === undefined && filter.node === undefined;
+    const read = whole && filter.run_id !== undefined && this.#settled(filter.run_id, "tasks");
+    return read || tasks.listTasks(await this.#before("tasks"), filter);
   }
-  updateTask(
+  override async hasOutstandingTasks(runId: string): Promise<boolean> {
+    this.#settling = null;
+    const probe = tasks.probeSettle(await this.#before("tasks", "arrivals"), runId);
+    // Counted once the probe is sent: a statement sent after it, even before it answers,
+    // makes what it read unusable.
+    const sent = this.#counted.sent;
+    const read = await probe;
+    if (read === null) return true;
+    this.#settling = { runId, sent, ...read };
+    return false;
+  }
+  override async listArrivals(
+    runId: string,
+    join?: string,
+    fanout?: number,
+  ): Promise<ArrivalRecord[]> {
+    const read = join === undefined && fanout === undefined && this.#settled(runId, "arrivals");
+    return read || arrivals.listArrivals(await this.#before("arrivals"), runId, join, fanout);
+  }
+  async insertTask(task: NewTask): Promise<TaskRecord> {
+    return tasks.insertTask(await this.#before("tasks"), task);
+  }
+  async insertTasks(list: readonly NewTask[]): Promise<TaskRecord[]> {
+    return tasks.insertTasks(await this.#before("tasks"), list);
+  }
+  async updateTask(
     id: number,
     patch: Partial<Omit<TaskRecord, "id" | "run_id">>,
     guard?: TaskGuard,
   ): Promise<TaskRecord | null> {
-    return tasks.updateTask(this.db, id, patch, guard);
+    // It reads the task's run too (into the run cache).
+    const updated = await tasks.updateTask(await this.#before("tasks", "runs"), id, patch, guard);
+    if (updated === null) return null;
+    this.runs.put(updated.run);
+    return updated.task;
   }
-  claimTasks(
+  async claimTasks(
     workflows: readonly string[],
     limit: number,
     now: number,
     scope?: ClaimScope,
   ): Promise<TaskRecord[]> {
-    return claimTasks(this.db, workflows, limit, now, scope);
+    return claimTasks(await this.#before("tasks", "runs"), workflows, limit, now, scope);
   }
   dropServers(ids: readonly string[]): Promise<string[]> {
     return servers.dropServers(this.db, this.schema, ids);
@@ -114,6 +195,9 @@ export class PgWriter extends PgReader implements StoreWriter {
   updateRequest(id: number, patch: Partial<Omit<RequestRecord, "id">>): Promise<RequestRecord> {
     return records.updateRequest(this.db, id, patch);
   }
+  async staleRequests(taskId: number, source?: RequestRecord["source"]): Promise<void> {
+    await this.#deferred.add(records.staleWrite(taskId, source));
+  }
   insertSubmission(
     submission: Omit<SubmissionRecord, "id" | "agent_call">,
   ): Promise<SubmissionRecord> {
@@ -129,7 +213,9 @@ export class PgWriter extends PgReader implements StoreWriter {
     return arrivals.setJoinTask(this.db, runId, join, fanout, taskId);
   }
   async appendEvents(list: readonly NewEvent[], now: number): Promise<EventRecord[]> {
-    const stored = await events.appendEvents(this.db, list, now);
+    if (list.length === 0) return [];
+    // The deferred writes go in the same statement (events are on no table they write).
+    const stored = await events.appendEvents(this.#raw, list, now, this.#deferred.take());
     const last = stored.at(-1);
     if (last?.id != null && last.id > this.storedUpTo) this.storedUpTo = last.id;
     return stored;

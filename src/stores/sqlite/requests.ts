@@ -52,8 +52,12 @@ export function requestReads(db: Database.Database) {
   };
 }
 
+const STALE_REQUESTS = `UPDATE requests SET stale = 1
+WHERE task_id = @task_id AND ${PENDING} AND (@source IS NULL OR source = @source)`;
+
 export function requestWrites(db: Database.Database) {
   const insert = new RecordQuery(db, INSERT_REQUEST, requestCodec);
+  const stale = db.prepare(STALE_REQUESTS);
   const patch = new PatchStatements(db, { table: "requests", codec: requestCodec, fixed: ["id"] });
   return {
     insert: (request: Omit<RequestRecord, "id">): RequestRecord =>
@@ -62,6 +66,9 @@ export function requestWrites(db: Database.Database) {
       const request = patch.run(id, fields, "", {});
       if (request === null) throw new Error(`request ${id} not found`);
       return request;
+    },
+    stale(taskId: number, source?: RequestRecord["source"]): void {
+      stale.run({ task_id: taskId, source: source ?? null });
     },
   };
 }

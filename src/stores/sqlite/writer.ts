@@ -149,6 +149,9 @@ export class SqliteWriter extends SqliteReader implements StoreWriter {
   async updateRequest(id: number, patch: Partial<Omit<RequestRecord, "id">>) {
     return this.#w.requests.update(id, patch);
   }
+  async staleRequests(taskId: number, source?: RequestRecord["source"]): Promise<void> {
+    this.#w.requests.stale(taskId, source);
+  }
   async insertSubmission(
     submission: Omit<SubmissionRecord, "id" | "agent_call">,
   ): Promise<SubmissionRecord> {

@@ -125,6 +125,37 @@ export function recordsContract(h: Harness): void {
       ).rejects.toThrow();
     });
 
+    it("marks an attempt's pending requests stale, of one source when given", async () => {
+      const run = await addRun(h.store);
+      const task = await addTask(h.store, run.id);
+      const other = await addTask(h.store, run.id);
+      const [agent, node, answered, elsewhere] = await h.store.transact(async (tx) => [
+        await tx.insertRequest(requestInput(run.id, task.id, { source: "agent" })),
+        await tx.insertRequest(requestInput(run.id, task.id, { source: "node" })),
+        await tx.insertRequest(
+          requestInput(run.id, task.id, { answered_by: "engine", answer: "no", answered: 3 }),
+        ),
+        await tx.insertRequest(requestInput(run.id, other.id)),
+      ]);
+      const staleIds = async () =>
+        (await h.store.listRequests({ run_id: run.id })).filter((r) => r.stale).map((r) => r.id);
+      await h.store.transact((tx) => tx.staleRequests(task.id, "agent"));
+      expect(await staleIds()).toEqual([agent.id]);
+      await h.store.transact((tx) => tx.staleRequests(task.id));
+      expect(await staleIds()).toEqual([agent.id, node.id]);
+      expect((await h.store.getRequest(answered.id))!.stale).toBe(false);
+      expect((await h.store.getRequest(elsewhere.id))!.stale).toBe(false);
+      // Seen by the unit's later reads, and taken back with it when it fails.
+      await expect(
+        h.store.transact(async (tx) => {
+          await tx.staleRequests(other.id);
+          expect(await tx.listRequests({ task_id: other.id, pending: true })).toEqual([]);
+          throw new Error("refused");
+        }),
+      ).rejects.toThrow("refused");
+      expect((await h.store.getRequest(elsewhere.id))!.stale).toBe(false);
+    });
+
     it("filters by run, task and pending", async () => {
       const a = await addRun(h.store);
       const b = await addRun(h.store);
