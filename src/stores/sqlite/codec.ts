@@ -28,6 +28,20 @@ export interface Codec<R> {
   encodeAll(fields: Partial<R>): Row;
   /** Decodes only the columns present in `row` (an encoded patch, as a read would answer it). */
   decodePartial(row: Row): Partial<R>;
+  /**
+   * For an INSERT with positional parameters: `encode(fields)` gives the values of `columns`,
+   * in that order (a missing field as `encodeAll` stores it); `stored(values, extra, rest)` the
+   * record a read of the new row would answer: those columns decoded from the values bound,
+   * the field `extra` (a column the statement gives, such as the rowid) set to `extraValue`,
+   * every other field taken from `rest` as is. No intermediate row object on either side.
+   */
+  insertion(
+    columns: readonly string[],
+    extra: string,
+  ): {
+    encode(fields: Partial<R>): unknown[];
+    stored(values: readonly unknown[], extraValue: unknown, rest: Partial<R>): R;
+  };
 }
 
 export function encodeValue(kind: ColumnKind, value: unknown): unknown {
@@ -86,6 +100,34 @@ function partialEncoder(entries: Array<[string, ColumnKind]>) {
   ) => Row;
 }
 
+/** The generated pair of `Codec.insertion`. */
+function insertionFunctions(
+  entries: Array<[string, ColumnKind]>,
+  columns: readonly string[],
+  extra: string,
+) {
+  const kinds = new Map(entries);
+  for (const name of [...columns, extra]) {
+    if (!kinds.has(name)) throw new Error(`codec: ${name} is not a column`);
+  }
+  const encoded = columns.map((name) => ENCODE[kinds.get(name)!](`input.${name}`));
+  const encode = new Function("input", `return [${encoded.join(", ")}];`) as (
+    input: unknown,
+  ) => unknown[];
+  const fields = entries.map(([name, kind]) => {
+    const at = columns.indexOf(name);
+    if (at >= 0) return `${name}: ${DECODE[kind](`values[${at}]`)}`;
+    return name === extra ? `${name}: extraValue` : `${name}: rest.${name}`;
+  });
+  const stored = new Function(
+    "values",
+    "extraValue",
+    "rest",
+    `return {\n${fields.join(",\n")}\n};`,
+  ) as (values: readonly unknown[], extraValue: unknown, rest: unknown) => unknown;
+  return { encode, stored };
+}
+
 export function makeCodec<R>(spec: Columns<R>): Codec<R> {
   const entries = Object.entries(spec) as Array<[string, ColumnKind]>;
   for (const [name] of entries) {
@@ -114,5 +156,7 @@ export function makeCodec<R>(spec: Columns<R>): Codec<R> {
     },
     encode,
     encodeAll,
+    insertion: (columns, extra) =>
+      insertionFunctions(entries, columns, extra) as ReturnType<Codec<R>["insertion"]>,
   };
 }
