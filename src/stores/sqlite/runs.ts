@@ -140,6 +140,7 @@ const RUN_COLUMNS = [
 ];
 const INSERTION = runCodec.insertion(RUN_COLUMNS, "position");
 const NO_REST = {};
+const NO_PARAMS = {};
 
 const LAST_POSITION = "SELECT COALESCE(MAX(position), 0) AS n FROM runs";
 
@@ -266,9 +267,9 @@ export function runWrites(db: Database.Database) {
       known?: RunRecord,
     ): RunRecord {
       if (known !== undefined) {
-        const changed = patch.runOver(id, fields, "", {});
-        if (changed === undefined) throw new Error(`run ${id} not found`);
-        return { ...known, ...changed };
+        const changed = patch.over(id, fields, "", NO_PARAMS, known);
+        if (changed === null) throw new Error(`run ${id} not found`);
+        return changed;
       }
       const run = patch.run(id, fields, "", {});
       if (run === null) throw new Error(`run ${id} not found`);

@@ -138,8 +138,7 @@ export function taskWrites(db: Database.Database) {
         params.guard_claim = guard.claim;
       }
       if (known === undefined) return patch.run(id, fields, extra, params);
-      const changed = patch.runOver(id, fields, extra, params);
-      return changed === undefined ? null : { ...known, ...changed };
+      return patch.over(id, fields, extra, params, known);
     },
   };
 }
