@@ -39,8 +39,29 @@ describe("sqlite row codec", () => {
     expect(codec.encode({ note: "n", id: undefined })).toEqual({ note: "n" });
   });
 
-  it("decodes a partial row, column by column", () => {
-    expect(codec.decodePartial({ flag: 0, doc: "[1]" })).toEqual({ flag: false, doc: [1] });
+  it("binds an insert's columns by position and builds the stored record from the values", () => {
+    const insertion = codec.insertion(["flag", "doc", "note"], "id");
+    const values = insertion.encode({ flag: true, doc: { b: [1] } });
+    expect(values).toEqual([1, '{"b":[1]}', null]);
+    const record = insertion.stored(values, 7, {});
+    expect(record).toEqual({ id: 7, flag: true, doc: { b: [1] }, note: null });
+    expect(Object.keys(record)).toEqual(["id", "flag", "doc", "note"]);
+    expect(insertion.stored([0, "null", "n"], 8, {})).toEqual({
+      id: 8,
+      flag: false,
+      doc: null,
+      note: "n",
+    });
+    expect(() => codec.insertion(["nope"], "id")).toThrow(/not a column/);
+  });
+
+  it("binds a patch's columns by position and lays the decoded values over the known record", () => {
+    const patching = codec.patching(["doc", "flag"]);
+    const values = patching.encode({ doc: [2], flag: false });
+    expect(values).toEqual(["[2]", 0]);
+    const known = { id: 1, flag: true, doc: null, note: "a" };
+    expect(patching.over(known, values)).toEqual({ id: 1, flag: false, doc: [2], note: "a" });
+    expect(known).toEqual({ id: 1, flag: true, doc: null, note: "a" });
   });
 
   it("refuses a column name that is not an identifier", () => {

@@ -25,14 +25,21 @@ export const OPERATOR = { security: [{ bearer: [] }] };
 type ZodRoute = Parameters<typeof serializerCompiler>[0];
 
 /**
- * A route's serializer that sends its 200 answer as plain JSON, without checking it against
- * the response schema (which stays in the OpenAPI description); other statuses are checked.
- * Only for answers built by a typed view whose output the tests check against the schema.
+ * A route's serializer that sends the answers of the given statuses as plain JSON, without
+ * checking them against the response schema (which stays in the OpenAPI description); other
+ * statuses are checked. Only for answers built by the service from typed values (a typed view
+ * whose output the tests check against the schema, or a `Created` of a run id).
  */
-export const trustedOk: FastifySerializerCompiler<any> = (route) =>
-  String(route.httpStatus) === "200"
-    ? (data) => JSON.stringify(data)
-    : serializerCompiler(route as ZodRoute);
+export function trusted(...statuses: number[]): FastifySerializerCompiler<any> {
+  const plain = new Set(statuses.map(String));
+  return (route) =>
+    plain.has(String(route.httpStatus))
+      ? (data) => JSON.stringify(data)
+      : serializerCompiler(route as ZodRoute);
+}
+
+/** `trusted(200)`: a 200 answer sent as plain JSON. */
+export const trustedOk = trusted(200);
 
 interface DocumentedSchema {
   hide?: boolean;

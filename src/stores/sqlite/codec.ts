@@ -26,8 +26,29 @@ export interface Codec<R> {
   encode(fields: Partial<R>): Row;
   /** Encodes every column for an insert; a missing field becomes NULL (JSON `null`, 0). */
   encodeAll(fields: Partial<R>): Row;
-  /** Decodes only the columns present in `row` (an encoded patch, as a read would answer it). */
-  decodePartial(row: Row): Partial<R>;
+  /**
+   * For an INSERT with positional parameters: `encode(fields)` gives the values of `columns`,
+   * in that order (a missing field as `encodeAll` stores it); `stored(values, extra, rest)` the
+   * record a read of the new row would answer: those columns decoded from the values bound,
+   * the field `extra` (a column the statement gives, such as the rowid) set to `extraValue`,
+   * every other field taken from `rest` as is. No intermediate row object on either side.
+   */
+  insertion(
+    columns: readonly string[],
+    extra: string,
+  ): {
+    encode(fields: Partial<R>): unknown[];
+    stored(values: readonly unknown[], extraValue: unknown, rest: Partial<R>): R;
+  };
+  /**
+   * For an UPDATE of `columns` with positional parameters: `encode(patch)` gives their values in
+   * that order; `over(known, values)` the record after it, `known` with those columns replaced
+   * by the values decoded as a read would answer them (one object literal, no spread).
+   */
+  patching(columns: readonly string[]): {
+    encode(patch: Partial<R>): unknown[];
+    over(known: R, values: readonly unknown[]): R;
+  };
 }
 
 export function encodeValue(kind: ColumnKind, value: unknown): unknown {
@@ -35,14 +56,6 @@ export function encodeValue(kind: ColumnKind, value: unknown): unknown {
   if (kind === "json") return JSON.stringify(value === undefined ? null : value);
   if (kind === "nullableJson") return value == null ? null : JSON.stringify(value);
   return value === undefined ? null : value;
-}
-
-function decodeValue(kind: ColumnKind, value: unknown): unknown {
-  if (kind === "bool") return value === 1;
-  if (kind === "json" || kind === "nullableJson") {
-    return value === null ? null : JSON.parse(value as string);
-  }
-  return value;
 }
 
 // Expressions of the generated code, `v` being the value's expression.
@@ -86,6 +99,54 @@ function partialEncoder(entries: Array<[string, ColumnKind]>) {
   ) => Row;
 }
 
+/** `(input) => [encoded input.<column>, ...]` over `columns`, in that order. */
+function valuesEncoder(kinds: Map<string, ColumnKind>, columns: readonly string[]) {
+  const encoded = columns.map((name) => ENCODE[kinds.get(name)!](`input.${name}`));
+  return new Function("input", `return [${encoded.join(", ")}];`) as (input: unknown) => unknown[];
+}
+
+/** The generated pair of `Codec.patching`. */
+function patchingFunctions(entries: Array<[string, ColumnKind]>, columns: readonly string[]) {
+  const kinds = new Map(entries);
+  for (const name of columns) {
+    if (!kinds.has(name)) throw new Error(`codec: ${name} is not a column`);
+  }
+  const fields = entries.map(([name, kind]) => {
+    const at = columns.indexOf(name);
+    return at >= 0 ? `${name}: ${DECODE[kind](`values[${at}]`)}` : `${name}: known.${name}`;
+  });
+  const over = new Function("known", "values", `return {\n${fields.join(",\n")}\n};`) as (
+    known: unknown,
+    values: readonly unknown[],
+  ) => unknown;
+  return { encode: valuesEncoder(kinds, columns), over };
+}
+
+/** The generated pair of `Codec.insertion`. */
+function insertionFunctions(
+  entries: Array<[string, ColumnKind]>,
+  columns: readonly string[],
+  extra: string,
+) {
+  const kinds = new Map(entries);
+  for (const name of [...columns, extra]) {
+    if (!kinds.has(name)) throw new Error(`codec: ${name} is not a column`);
+  }
+  const encode = valuesEncoder(kinds, columns);
+  const fields = entries.map(([name, kind]) => {
+    const at = columns.indexOf(name);
+    if (at >= 0) return `${name}: ${DECODE[kind](`values[${at}]`)}`;
+    return name === extra ? `${name}: extraValue` : `${name}: rest.${name}`;
+  });
+  const stored = new Function(
+    "values",
+    "extraValue",
+    "rest",
+    `return {\n${fields.join(",\n")}\n};`,
+  ) as (values: readonly unknown[], extraValue: unknown, rest: unknown) => unknown;
+  return { encode, stored };
+}
+
 export function makeCodec<R>(spec: Columns<R>): Codec<R> {
   const entries = Object.entries(spec) as Array<[string, ColumnKind]>;
   for (const [name] of entries) {
@@ -106,13 +167,10 @@ export function makeCodec<R>(spec: Columns<R>): Codec<R> {
     names: entries.map(([name]) => name),
     decode,
     decodeRow,
-    decodePartial(row) {
-      const out: Row = {};
-      for (const name of Object.keys(row))
-        out[name] = decodeValue(spec[name as keyof R], row[name]);
-      return out as Partial<R>;
-    },
     encode,
     encodeAll,
+    insertion: (columns, extra) =>
+      insertionFunctions(entries, columns, extra) as ReturnType<Codec<R>["insertion"]>,
+    patching: (columns) => patchingFunctions(entries, columns) as ReturnType<Codec<R>["patching"]>,
   };
 }

@@ -3,7 +3,6 @@
 // go in back to back on the one writer, so an AUTOINCREMENT table hands them consecutive ids
 // ending at the last rowid.
 import type Database from "better-sqlite3";
-import type { Row } from "./codec.ts";
 
 const insertSql = (table: string, columns: readonly string[], rows: number) =>
   `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${Array(rows)
@@ -11,32 +10,35 @@ const insertSql = (table: string, columns: readonly string[], rows: number) =>
     .join(", ")}`;
 
 export class MultiRowInsert {
-  readonly #columns: readonly string[];
   readonly #chunk: number;
   readonly #one: Database.Statement<unknown[]>;
   readonly #many: Database.Statement<unknown[]>;
 
   constructor(db: Database.Database, table: string, columns: readonly string[], chunk = 100) {
-    this.#columns = columns;
     this.#chunk = chunk;
     this.#one = db.prepare<unknown[]>(insertSql(table, columns, 1));
     this.#many = db.prepare<unknown[]>(insertSql(table, columns, chunk));
   }
 
-  /** Inserts the encoded rows in order; answers the rowid of the last (0 for none). */
-  run(rows: readonly Row[]): number {
+  /**
+   * Inserts the encoded rows (each its values in the columns' order) in order; answers the
+   * rowid of the last (0 for none).
+   */
+  run(rows: readonly (readonly unknown[])[]): number {
     let last = 0;
     let start = 0;
     for (; start + this.#chunk <= rows.length; start += this.#chunk) {
       last = this.#insert(this.#many, rows.slice(start, start + this.#chunk));
     }
-    for (; start < rows.length; start++) last = this.#insert(this.#one, [rows[start]!]);
+    for (; start < rows.length; start++) {
+      last = Number(this.#one.run(rows[start] as unknown[]).lastInsertRowid);
+    }
     return last;
   }
 
-  #insert(statement: Database.Statement<unknown[]>, rows: readonly Row[]): number {
+  #insert(statement: Database.Statement<unknown[]>, rows: readonly (readonly unknown[])[]): number {
     const params: unknown[] = [];
-    for (const row of rows) for (const column of this.#columns) params.push(row[column]);
+    for (const row of rows) for (const value of row) params.push(value);
     return Number(statement.run(params).lastInsertRowid);
   }
 }

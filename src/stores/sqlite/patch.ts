@@ -12,11 +12,17 @@ export interface PatchTarget<R> {
   fixed: readonly string[];
 }
 
+interface PatchShape<R> extends ReturnType<Codec<R>["patching"]> {
+  statement: Database.Statement;
+  /** Whether `extra` has named parameters (bound from `whereParams`). */
+  named: boolean;
+}
+
 export class PatchStatements<R> {
   readonly #db: Database.Database;
   readonly #target: PatchTarget<R>;
-  readonly #cache = new Map<string, Database.Statement>();
   readonly #returning = new Map<string, RecordQuery<R>>();
+  readonly #shapes = new Map<string, PatchShape<R>>();
 
   constructor(db: Database.Database, target: PatchTarget<R>) {
     this.#db = db;
@@ -44,29 +50,44 @@ export class PatchStatements<R> {
   }
 
   /**
-   * The same UPDATE without reading the row back, for a caller that already holds the row:
-   * answers the patch as a read would answer its columns, or undefined when no row matched.
+   * The same UPDATE without reading the row back, for a caller that already holds the row
+   * (`known`): answers the record after it, or null when no row matched. Each shape (the
+   * patch's defined fields and `extra`) is checked, prepared and compiled once: its values go
+   * in as positional parameters and the record is built from them (codec.ts `patching`).
    */
-  runOver(id: unknown, patch: object, extra: string, whereParams: Row): Partial<R> | undefined {
-    const values = this.#encode(patch);
-    const statement = this.#statement(Object.keys(values), extra);
-    const { changes } = statement.run({ ...values, ...whereParams, key_id: id });
-    return changes === 1 ? this.#target.codec.decodePartial(values) : undefined;
+  over(id: unknown, patch: object, extra: string, whereParams: Row, known: R): R | null {
+    let key = extra;
+    for (const name in patch) {
+      if ((patch as Row)[name] !== undefined) key += `|${name}`;
+    }
+    let shape = this.#shapes.get(key);
+    if (shape === undefined) {
+      shape = this.#shape(patch, extra);
+      this.#shapes.set(key, shape);
+    }
+    const values = shape.encode(patch as Partial<R>);
+    values.push(id);
+    const { changes } = shape.named
+      ? shape.statement.run(values, whereParams)
+      : shape.statement.run(values);
+    return changes === 1 ? shape.over(known, values) : null;
+  }
+
+  #shape(patch: object, extra: string): PatchShape<R> {
+    this.#rejectUnknown(patch);
+    const columns = Object.keys(patch).filter((name) => (patch as Row)[name] !== undefined);
+    const sets = columns.length === 0 ? "id = id" : columns.map((c) => `${c} = ?`).join(", ");
+    const sql = `UPDATE ${this.#target.table} SET ${sets} WHERE id = ?${extra}`;
+    return {
+      ...this.#target.codec.patching(columns),
+      statement: this.#db.prepare(sql),
+      named: extra.includes("@"),
+    };
   }
 
   #encode(patch: object): Row {
     this.#rejectUnknown(patch);
     return this.#target.codec.encode(patch as Partial<R>);
-  }
-
-  #statement(columns: readonly string[], extra: string): Database.Statement {
-    const key = `${columns.join(",")}|${extra}`;
-    let statement = this.#cache.get(key);
-    if (statement === undefined) {
-      statement = this.#db.prepare(this.#sql(columns, extra, ""));
-      this.#cache.set(key, statement);
-    }
-    return statement;
   }
 
   #sql(columns: readonly string[], extra: string, returning: string): string {

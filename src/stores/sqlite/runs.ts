@@ -120,24 +120,27 @@ function decodeListed(v: unknown[]): RunRecord {
 // (`insertMany`) reads the list's end once and numbers its runs on from it, with one multi-row
 // INSERT per chunk (multi-row.ts).
 const INSERT_RUN = `
-INSERT INTO runs (id, workflow, title, description, status, position, created, updated, started,
-  input)
-VALUES (@id, @workflow, @title, @description, @status,
-  (SELECT COALESCE(MAX(position), 0) + 1 FROM runs), @created, @updated, @started, @input)
+INSERT INTO runs (id, workflow, title, description, status, created, updated, started, input,
+  position)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs))
 RETURNING position`;
 
+// Both bind the values of every column but the position (the single INSERT takes it in the
+// statement, the batch binds it last), and build the record from them without a row object.
 const RUN_COLUMNS = [
   "id",
   "workflow",
   "title",
   "description",
   "status",
-  "position",
   "created",
   "updated",
   "started",
   "input",
 ];
+const INSERTION = runCodec.insertion(RUN_COLUMNS, "position");
+const NO_REST = {};
+const NO_PARAMS = {};
 
 const LAST_POSITION = "SELECT COALESCE(MAX(position), 0) AS n FROM runs";
 
@@ -219,8 +222,8 @@ export function runReads(db: Database.Database) {
 
 export function runWrites(db: Database.Database) {
   const get = new RecordQuery(db, GET_RUN, runCodec);
-  const insert = db.prepare<[Row], number>(INSERT_RUN).pluck();
-  const insertMany = new MultiRowInsert(db, "runs", RUN_COLUMNS);
+  const insert = db.prepare<unknown[], number>(INSERT_RUN).pluck();
+  const insertMany = new MultiRowInsert(db, "runs", [...RUN_COLUMNS, "position"]);
   const lastPosition = db.prepare<[], { n: number }>(LAST_POSITION);
   const move = db.prepare<[Row]>(MOVE_RUN);
   const closeGap = db.prepare<[number]>(CLOSE_GAP);
@@ -243,15 +246,19 @@ export function runWrites(db: Database.Database) {
 
   return {
     insert(run: Omit<RunRecord, "position">): RunRecord {
-      const row = runCodec.encodeAll(run);
-      return runCodec.decode({ ...row, position: insert.get(row)! });
+      const values = INSERTION.encode(run);
+      return INSERTION.stored(values, insert.get(values)!, NO_REST);
     },
     /** `insert` for each of `runs`, in order, at consecutive positions after the list's end. */
     insertMany(runs: ReadonlyArray<Omit<RunRecord, "position">>): RunRecord[] {
       const last = lastPosition.get()!.n;
-      const rows = runs.map((run, i) => runCodec.encodeAll({ ...run, position: last + i + 1 }));
+      const rows = runs.map((run, i) => {
+        const values = INSERTION.encode(run);
+        values.push(last + i + 1);
+        return values;
+      });
       insertMany.run(rows);
-      return rows.map((row) => runCodec.decode(row));
+      return rows.map((values) => INSERTION.stored(values, values[RUN_COLUMNS.length], NO_REST));
     },
     /** `known`: the row as it stands, when the caller holds it; then it is not read back. */
     update(
@@ -260,9 +267,9 @@ export function runWrites(db: Database.Database) {
       known?: RunRecord,
     ): RunRecord {
       if (known !== undefined) {
-        const changed = patch.runOver(id, fields, "", {});
-        if (changed === undefined) throw new Error(`run ${id} not found`);
-        return { ...known, ...changed };
+        const changed = patch.over(id, fields, "", NO_PARAMS, known);
+        if (changed === null) throw new Error(`run ${id} not found`);
+        return changed;
       }
       const run = patch.run(id, fields, "", {});
       if (run === null) throw new Error(`run ${id} not found`);

@@ -46,15 +46,9 @@ const HAS_OUTSTANDING = `SELECT
 
 // Columns left out take their schema defaults: a new attempt is ready, unclaimed, unfinished.
 // The row is not read back (one insert per enqueue is on the hot path): the record is the
-// input plus those defaults (NEW_TASK_STATE, the same values) and the new rowid.
-const INSERT_TASK = `
-INSERT INTO tasks (run_id, node, attempt, priority, explicit, created, payload_present, payload,
-  branch, lineage)
-VALUES (@run_id, @node, @attempt, @priority, @explicit, @created, @payload_present, @payload,
-  @branch, @lineage)`;
-
-// Many tasks (a batch submit's start tasks) go in with one multi-row INSERT per chunk
-// (multi-row.ts), their ids consecutive.
+// values bound, decoded as a read would (JSON columns parsed from the text stored), plus those
+// defaults (NEW_TASK_STATE, the same values) and the new rowid. Many tasks (a batch submit's
+// start tasks) go in with one multi-row INSERT per chunk (multi-row.ts), their ids consecutive.
 const TASK_COLUMNS = [
   "run_id",
   "node",
@@ -67,6 +61,7 @@ const TASK_COLUMNS = [
   "branch",
   "lineage",
 ];
+const INSERTION = taskCodec.insertion(TASK_COLUMNS, "id");
 
 // The status guard is written into the statement text (one cached statement per guard set; the
 // engine uses a few) rather than bound as JSON for json_each, which cost a third of the update.
@@ -106,12 +101,11 @@ export function taskReads(db: Database.Database) {
   };
 }
 
-/** The record of a row just inserted: JSON columns parsed from the text that was stored. */
-const decodeInserted = (row: Row, id: number): TaskRecord =>
-  taskCodec.decode({ ...row, ...NEW_TASK_STATE, id, result: "null", stats: "null" });
+/** The record of a row just inserted from `values`. */
+const stored = (values: readonly unknown[], id: number): TaskRecord =>
+  INSERTION.stored(values, id, NEW_TASK_STATE);
 
 export function taskWrites(db: Database.Database) {
-  const insert = db.prepare<[Row]>(INSERT_TASK);
   const insertMany = new MultiRowInsert(db, "tasks", TASK_COLUMNS);
   const patch = new PatchStatements(db, {
     table: "tasks",
@@ -120,15 +114,14 @@ export function taskWrites(db: Database.Database) {
   });
   return {
     insert(task: NewTask): TaskRecord {
-      const row = taskCodec.encodeAll(task);
-      const id = Number(insert.run(row).lastInsertRowid);
-      return decodeInserted(row, id);
+      const values = INSERTION.encode(task);
+      return stored(values, insertMany.run([values]));
     },
     /** `insert` for each of `tasks`, in order (their ids ascend in that order). */
     insertMany(tasks: readonly NewTask[]): TaskRecord[] {
-      const rows = tasks.map((task) => taskCodec.encodeAll(task));
+      const rows = tasks.map(INSERTION.encode);
       const first = insertMany.run(rows) - rows.length + 1;
-      return rows.map((row, i) => decodeInserted(row, first + i));
+      return rows.map((values, i) => stored(values, first + i));
     },
     /** `known`: the row as it stands, when the caller holds it; then it is not read back. */
     update(
@@ -145,8 +138,7 @@ export function taskWrites(db: Database.Database) {
         params.guard_claim = guard.claim;
       }
       if (known === undefined) return patch.run(id, fields, extra, params);
-      const changed = patch.runOver(id, fields, extra, params);
-      return changed === undefined ? null : { ...known, ...changed };
+      return patch.over(id, fields, extra, params, known);
     },
   };
 }
