@@ -7,7 +7,7 @@
 // The three are interleaved, so a slower host shows in all of them.
 //   node --import tsx bench/floor-w1.ts [repetitions]
 import { type ChildProcess, fork } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,6 +15,7 @@ import { Completions, lastEnd, submitMany } from "./completions.ts";
 import { HttpClient } from "./http-client.ts";
 import { cpuMs } from "./server-handle.ts";
 import { withSession } from "./session.ts";
+import { FLOOR_FILE, type FloorResult } from "./targets.ts";
 
 const RUNS = Number(process.env.BENCH_W1_RUNS ?? 2000);
 const REPEAT = Number(process.argv[2] ?? 2);
@@ -82,6 +83,7 @@ const show = (name: string, [cold, warm]: Round[]) =>
 
 const per = (a: Round, b: Round) => (a.cpuUsPerRun / b.cpuUsPerRun).toFixed(2);
 
+const result: FloorResult = { at: new Date().toISOString(), runs: RUNS, cold: [], warm: [] };
 for (let rep = 1; rep <= REPEAT; rep++) {
   console.log(`repetition ${rep}`);
   const ours = await yardmaster();
@@ -93,4 +95,9 @@ for (let rep = 1; rep <= REPEAT; rep++) {
   console.log(
     `yardmaster / floor CPU per run: cold ${per(ours[0], least[0])}x, warm ${per(ours[1], least[1])}x (target <= 1.3x)`,
   );
+  result.cold.push(Number(per(ours[0], least[0])));
+  result.warm.push(Number(per(ours[1], least[1])));
 }
+// For `npm run bench`'s target lines (bench/targets.ts).
+mkdirSync(join(FLOOR_FILE, ".."), { recursive: true });
+writeFileSync(FLOOR_FILE, `${JSON.stringify(result)}\n`);
