@@ -2,9 +2,10 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../src/config/index.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import { DEFAULT_MAX_EVENT_STREAMS } from "../../src/http/app.ts";
 import { DEFAULT_CONNECTION_LIMITS } from "../../src/http/connection-limits.ts";
+import { configFailure } from "../support/config-failure.ts";
 
 let dir: string;
 
@@ -19,16 +20,6 @@ async function writeConfig(text: string, name = "yardmaster.toml"): Promise<stri
   const file = join(dir, name);
   await writeFile(file, text);
   return file;
-}
-
-/** The ConfigError message a load fails with (the test fails if it loads). */
-async function failure(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ConfigError);
-  return (error as ConfigError).message;
 }
 
 describe("loadConfig defaults", () => {
@@ -176,13 +167,13 @@ describe("loadConfig limits and workflow roots", () => {
 
   it("refuses a header timeout set longer than the request timeout, and a zero", async () => {
     await writeConfig("[server]\nheader_timeout = 90\nrequest_timeout = 60\n");
-    expect(await failure(loadConfig({ cwd: dir }))).toMatch(
+    expect(await configFailure(loadConfig({ cwd: dir }))).toMatch(
       /server\.header_timeout: expected at most request_timeout \(60 seconds\)/,
     );
     await writeConfig("[server]\nrequest_timeout = 5\n");
     expect((await loadConfig({ cwd: dir })).server.headerTimeoutMs).toBe(5000);
     await writeConfig("[server]\nkeep_alive_timeout = 0\n");
-    expect(await failure(loadConfig({ cwd: dir }))).toMatch(
+    expect(await configFailure(loadConfig({ cwd: dir }))).toMatch(
       /server\.keep_alive_timeout: expected a number of seconds > 0/,
     );
   });
@@ -191,11 +182,11 @@ describe("loadConfig limits and workflow roots", () => {
     await writeConfig("[server]\nidempotency_window = 3600\n");
     expect((await loadConfig({ cwd: dir })).server.idempotencyWindowMs).toBe(3_600_000);
     await writeConfig("[server]\nidempotency_window = 0\n");
-    expect(await failure(loadConfig({ cwd: dir }))).toMatch(
+    expect(await configFailure(loadConfig({ cwd: dir }))).toMatch(
       /server\.idempotency_window: expected a number of seconds > 0/,
     );
     await writeConfig("[server]\nidempotency_window = 2592001\n");
-    expect(await failure(loadConfig({ cwd: dir }))).toMatch(
+    expect(await configFailure(loadConfig({ cwd: dir }))).toMatch(
       /server\.idempotency_window: expected at most 2592000 seconds \(30 days\)/,
     );
   });
@@ -214,7 +205,7 @@ describe("loadConfig limits and workflow roots", () => {
     }
     for (const bad of ['"30"', '"0d"', '"1w"', '"-1d"', "30"]) {
       await writeConfig(`[server]\nretain = ${bad}\n`);
-      expect(await failure(loadConfig({ cwd: dir }))).toMatch(
+      expect(await configFailure(loadConfig({ cwd: dir }))).toMatch(
         /server\.retain: expected a duration such as "30d"/,
       );
     }
@@ -276,18 +267,20 @@ describe("loadConfig relative paths", () => {
 describe("loadConfig errors name the file and the key", () => {
   it("refuses an unknown key", async () => {
     await writeConfig('[server]\nhots = "x"\n');
-    const message = await failure(loadConfig({ cwd: dir }));
+    const message = await configFailure(loadConfig({ cwd: dir }));
     expect(message).toMatch(/^yardmaster\.toml: server\.hots: unknown key \(known keys: host, /);
   });
 
   it("refuses an unknown table", async () => {
     await writeConfig("[pool.default]\ncapacity = 4\n");
-    expect(await failure(loadConfig({ cwd: dir }))).toMatch(/^yardmaster\.toml: pool: unknown key/);
+    expect(await configFailure(loadConfig({ cwd: dir }))).toMatch(
+      /^yardmaster\.toml: pool: unknown key/,
+    );
   });
 
   it("refuses a capacity that is not a positive integer", async () => {
     await writeConfig('[pools.default]\ncapacity = "four"\n[pools.b]\ncapacity = 0\n');
-    const message = await failure(loadConfig({ cwd: dir }));
+    const message = await configFailure(loadConfig({ cwd: dir }));
     expect(message.split("\n")).toEqual([
       'yardmaster.toml: pools.default.capacity: expected a positive integer, got "four"',
       "yardmaster.toml: pools.b.capacity: expected a positive integer, got 0",
@@ -299,7 +292,7 @@ describe("loadConfig errors name the file and the key", () => {
     const config = await loadConfig({ cwd: dir });
     expect(config.defaults.backoff).toEqual({ initial: 1, factor: 2, max: 300 });
     await writeConfig("[defaults]\nbackoff = { initial = 0, factor = 0.5, delay = 3 }\n");
-    const message = await failure(loadConfig({ cwd: dir }));
+    const message = await configFailure(loadConfig({ cwd: dir }));
     expect(message).toContain("defaults.backoff.initial: expected a number of seconds > 0");
     expect(message).toContain("defaults.backoff");
     expect(message).toMatch(/unknown key \(known keys: initial, factor, max, jitter\)/);
@@ -307,7 +300,7 @@ describe("loadConfig errors name the file and the key", () => {
 
   it("refuses values of the wrong type", async () => {
     await writeConfig('[server]\nport = "80"\nrequire_token = "yes"\n');
-    const message = await failure(loadConfig({ cwd: dir }));
+    const message = await configFailure(loadConfig({ cwd: dir }));
     expect(message).toContain(
       'yardmaster.toml: server.port: expected a port number (0-65535), got "80"',
     );
@@ -318,14 +311,14 @@ describe("loadConfig errors name the file and the key", () => {
 
   it("refuses a missing required key and an empty agent command, quoting odd names", async () => {
     await writeConfig('[workflows."my flow"]\npool = "default"\n[agents.a]\ncommand = []\n');
-    const message = await failure(loadConfig({ cwd: dir }));
+    const message = await configFailure(loadConfig({ cwd: dir }));
     expect(message).toContain('yardmaster.toml: workflows."my flow".target: missing required key');
     expect(message).toContain("yardmaster.toml: agents.a.command: expected a non-empty array");
   });
 
   it("refuses a workflow bound to a pool that is not configured, naming both", async () => {
     await writeConfig('[pools.fast]\ncapacity = 1\n[workflows.triage]\ntarget = "t.ts:t"\n');
-    const message = await failure(loadConfig({ cwd: dir }));
+    const message = await configFailure(loadConfig({ cwd: dir }));
     expect(message).toBe(
       'yardmaster.toml: workflows.triage.pool: workflow "triage" names pool "default", which is not configured (pools: fast)',
     );
@@ -333,14 +326,16 @@ describe("loadConfig errors name the file and the key", () => {
 
   it("reports a TOML syntax error with its line", async () => {
     await writeConfig('[server]\nport = 8420\nhost = "unterminated\n');
-    const message = await failure(loadConfig({ cwd: dir }));
+    const message = await configFailure(loadConfig({ cwd: dir }));
     expect(message.split("\n")[0]).toMatch(/^yardmaster\.toml: line 3, column \d+: invalid TOML: /);
   });
 
   it("refuses a --config file that does not exist, and bad flags", async () => {
-    const missing = await failure(loadConfig({ cwd: dir, file: "nope.toml" }));
+    const missing = await configFailure(loadConfig({ cwd: dir, file: "nope.toml" }));
     expect(missing).toBe("nope.toml: file not found");
-    const flags = await failure(loadConfig({ cwd: dir, flags: { port: 70000, store: "mysql:x" } }));
+    const flags = await configFailure(
+      loadConfig({ cwd: dir, flags: { port: 70000, store: "mysql:x" } }),
+    );
     expect(flags).toContain("--port: expected a port number (0-65535), got 70000");
     expect(flags).toContain(
       '--store: expected a store URL (sqlite:PATH or postgres://...), got "mysql:x"',

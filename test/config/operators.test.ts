@@ -4,8 +4,9 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError, configText, loadConfig } from "../../src/config/index.ts";
+import { configText, loadConfig } from "../../src/config/index.ts";
 import { prepareOperatorTokens } from "../../src/server/operator-tokens.ts";
+import { configFailure } from "../support/config-failure.ts";
 
 let dir: string;
 beforeEach(async () => {
@@ -19,15 +20,6 @@ async function load(toml: string, env: Record<string, string> = {}) {
   const file = join(dir, "yardmaster.toml");
   await writeFile(file, toml);
   return loadConfig({ cwd: dir, file, env });
-}
-
-async function failure(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ConfigError);
-  return (error as ConfigError).message;
 }
 
 describe("[operators.<name>]", () => {
@@ -48,20 +40,20 @@ describe("[operators.<name>]", () => {
   });
 
   it("refuses bad names, the reserved name, unknown keys and a shared file", async () => {
-    expect(await failure(load('[operators."ana smith"]\ntoken_file = "a"\n'))).toBe(
+    expect(await configFailure(load('[operators."ana smith"]\ntoken_file = "a"\n'))).toBe(
       'yardmaster.toml: operators."ana smith": expected an operator name of letters, digits, _ and - (at most 64 characters)',
     );
-    expect(await failure(load('[operators.operator]\ntoken_file = "a"\n'))).toBe(
+    expect(await configFailure(load('[operators.operator]\ntoken_file = "a"\n'))).toBe(
       'yardmaster.toml: operators.operator: "operator" is the name of the single token ([server] token_file); choose another name',
     );
-    expect(await failure(load('[operators.ana]\ntoken = "x"\n'))).toContain(
+    expect(await configFailure(load('[operators.ana]\ntoken = "x"\n'))).toContain(
       "operators.ana.token: unknown key (known keys: token_file)",
     );
-    expect(await failure(load("[operators.ana]\n"))).toContain(
+    expect(await configFailure(load("[operators.ana]\n"))).toContain(
       "operators.ana.token_file: missing required key (expected a file path)",
     );
     expect(
-      await failure(
+      await configFailure(
         load('[operators.ana]\ntoken_file = "t"\n[operators.bo]\ntoken_file = "./t"\n'),
       ),
     ).toBe(
@@ -97,7 +89,7 @@ describe("operator tokens at start", () => {
     await mkdir(join(dir, "tokens"));
     await writeFile(join(dir, "tokens", "ana"), "same-token\n");
     await writeFile(join(dir, "tokens", "bo"), "same-token\n");
-    const message = await failure(prepareOperatorTokens(await load(toml), () => {}));
+    const message = await configFailure(prepareOperatorTokens(await load(toml), () => {}));
     expect(message).toBe(
       `${join(dir, "yardmaster.toml")}: operators.bo.token_file: holds the same token as operators.ana.token_file; each operator needs its own token (rotate one with \`yardmaster token rotate --operator NAME\`)`,
     );
@@ -107,7 +99,7 @@ describe("operator tokens at start", () => {
     await mkdir(join(dir, "tokens"));
     await writeFile(join(dir, "tokens", "ana"), "shared\n");
     const config = await load(toml, { YARDMASTER_TOKEN: "shared" });
-    expect(await failure(prepareOperatorTokens(config, () => {}))).toContain(
+    expect(await configFailure(prepareOperatorTokens(config, () => {}))).toContain(
       "operators.ana.token_file: holds the same token as YARDMASTER_TOKEN",
     );
   });

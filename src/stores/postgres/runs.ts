@@ -155,31 +155,30 @@ export async function countRunsByStatus(db: Db): Promise<RunCount[]> {
   return (await rows(db, COUNT_RUNS)) as unknown as RunCount[];
 }
 
-export async function insertRun(db: Db, run: Omit<RunRecord, "position">): Promise<RunRecord> {
-  const { id, workflow, title, description, status, created, updated, started, input } = run;
+type NewRun = Omit<RunRecord, "position">;
+
+/** A new run's values, in the column order of INSERT_RUN and INSERT_RUNS. */
+const RUN_VALUES: ReadonlyArray<(r: NewRun) => unknown> = [
+  (r) => r.id,
+  (r) => r.workflow,
+  (r) => r.title,
+  (r) => r.description,
+  (r) => r.status,
+  (r) => r.created,
+  (r) => r.updated,
+  (r) => r.started,
   // SQL NULL when none was given, so a run without input stores nothing.
-  const stored = input == null ? null : json(input);
-  const values = [id, workflow, title, description, status, created, updated, started, stored];
+  (r) => (r.input == null ? null : json(r.input)),
+];
+
+export async function insertRun(db: Db, run: NewRun): Promise<RunRecord> {
+  const values = RUN_VALUES.map((value) => value(run));
   return toRun((await first(db, INSERT_RUN, values))!);
 }
 
-export async function insertRuns(
-  db: Db,
-  list: ReadonlyArray<Omit<RunRecord, "position">>,
-): Promise<RunRecord[]> {
+export async function insertRuns(db: Db, list: readonly NewRun[]): Promise<RunRecord[]> {
   if (list.length === 0) return [];
-  const values = columnArrays(list, [
-    (r) => r.id,
-    (r) => r.workflow,
-    (r) => r.title,
-    (r) => r.description,
-    (r) => r.status,
-    (r) => r.created,
-    (r) => r.updated,
-    (r) => r.started,
-    (r) => (r.input == null ? null : json(r.input)),
-  ]);
-  const stored = (await rows(db, INSERT_RUNS, values)).map(toRun);
+  const stored = (await rows(db, INSERT_RUNS, columnArrays(list, RUN_VALUES))).map(toRun);
   return stored.sort((a, b) => a.position - b.position);
 }
 

@@ -143,37 +143,28 @@ export async function listTasks(db: Db, filter: TaskFilter): Promise<TaskRecord[
   return (await rows(db, statement, values)).map(toTask);
 }
 
+/** A new task's values, in the column order of INSERT_TASK and INSERT_TASKS. */
+const TASK_VALUES: ReadonlyArray<(t: NewTask) => unknown> = [
+  (t) => t.run_id,
+  (t) => t.node,
+  (t) => t.attempt,
+  (t) => t.priority,
+  (t) => t.explicit,
+  (t) => t.created,
+  (t) => t.payload_present,
+  (t) => json(t.payload),
+  (t) => json(t.branch),
+  (t) => json(t.lineage),
+];
+
 export async function insertTask(db: Db, task: NewTask): Promise<TaskRecord> {
-  const values = [
-    task.run_id,
-    task.node,
-    task.attempt,
-    task.priority,
-    task.explicit,
-    task.created,
-    task.payload_present,
-    json(task.payload),
-    json(task.branch),
-    json(task.lineage),
-  ];
+  const values = TASK_VALUES.map((value) => value(task));
   return toTask((await first(db, INSERT_TASK, values))!);
 }
 
 export async function insertTasks(db: Db, list: readonly NewTask[]): Promise<TaskRecord[]> {
   if (list.length === 0) return [];
-  const values = columnArrays(list, [
-    (t) => t.run_id,
-    (t) => t.node,
-    (t) => t.attempt,
-    (t) => t.priority,
-    (t) => t.explicit,
-    (t) => t.created,
-    (t) => t.payload_present,
-    (t) => json(t.payload),
-    (t) => json(t.branch),
-    (t) => json(t.lineage),
-  ]);
-  const stored = (await rows(db, INSERT_TASKS, values)).map(toTask);
+  const stored = (await rows(db, INSERT_TASKS, columnArrays(list, TASK_VALUES))).map(toTask);
   return stored.sort((a, b) => a.id - b.id);
 }
 
