@@ -271,16 +271,18 @@ describe("named operators", () => {
   });
 
   it("token rotate --operator changes that operator's token only", async () => {
+    const rotate = (operator: string) =>
+      run(process.execPath, [
+        BIN,
+        "token",
+        "rotate",
+        "--config",
+        join(dir, "yardmaster.toml"),
+        "--operator",
+        operator,
+      ]);
     const before = { ...tokens };
-    const { stdout } = await run(process.execPath, [
-      BIN,
-      "token",
-      "rotate",
-      "--config",
-      join(dir, "yardmaster.toml"),
-      "--operator",
-      "ana",
-    ]);
+    const { stdout } = await rotate("ana");
     const fresh = stdout.trimEnd().split("\n").at(-1)!;
     expect(tokenOf("tokens/ana")).toBe(fresh);
     expect(fresh).not.toBe(before.ana);
@@ -295,15 +297,7 @@ describe("named operators", () => {
     expect((await as("bo", "GET", "/api/me")).body.operator).toBe("bo");
     expect((await as("operator", "GET", "/api/me")).body.operator).toBe("operator");
 
-    const unknown = await run(process.execPath, [
-      BIN,
-      "token",
-      "rotate",
-      "--config",
-      join(dir, "yardmaster.toml"),
-      "--operator",
-      "cy",
-    ]).catch((err) => err);
+    const unknown = await rotate("cy").catch((err) => err);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain("no operator cy is configured (operators: ana, bo)");
     expect(tokenOf("tokens/ana")).toBe(fresh);
