@@ -31,27 +31,37 @@ function submitCostLine(): string {
   return `Batch submit CPU per run, single / batch (bench/submit-cost.ts, ${c.at}): warm ${c.warm_ratio ?? "-"}x, cold ${c.cold_ratio}x (${goal})${verdict}`;
 }
 
-/** What bench/floor-w1.ts measured last: Yardmaster's W1 CPU per run over the floor's. */
+/** What bench/floor.ts measured last of a workload: Yardmaster's CPU per run over the floor's. */
 export interface FloorResult {
   at: string;
   runs: number;
+  /** W1 or W3 (absent in files written before W3 had a floor: W1). */
+  workload?: string;
   /** One ratio per repetition, cold rounds against cold rounds. */
   cold: number[];
-  /** The same, warm rounds. */
+  /** The same, warm rounds (empty with BENCH_WARM=0). */
   warm: number[];
+  /** Server CPU per run by server, per repetition [cold, warm]. */
+  cpu_us_per_run?: Record<"yardmaster" | "floor" | "floor_memory", number[][]>;
 }
 
-export const FLOOR_FILE = join(import.meta.dirname, "results", "floor-w1.json");
+/** Where bench/floor.ts writes its last result for a workload (W1: the file it always had). */
+export function floorFile(workload: string): string {
+  return join(import.meta.dirname, "results", `floor-${workload.toLowerCase()}.json`);
+}
 
-function floorLine(): string {
-  const goal = "target <= 1.3x; the floor exists for W1 only";
-  if (!existsSync(FLOOR_FILE)) {
-    return `W1 server CPU per run / the durable floor's: not measured (bench/floor-w1.ts; ${goal})`;
-  }
-  const f = JSON.parse(readFileSync(FLOOR_FILE, "utf8")) as FloorResult;
-  const range = (xs: number[]) => `${Math.min(...xs)}-${Math.max(...xs)}x`;
+function floorLine(workload: string): string {
+  const goal = "target <= 1.3x";
+  const file = floorFile(workload);
+  const what = `${workload} server CPU per run / the durable floor's`;
+  if (!existsSync(file)) return `${what}: not measured (bench/floor.ts ${workload}; ${goal})`;
+  const f = JSON.parse(readFileSync(file, "utf8")) as FloorResult;
+  const range = (xs: number[]) => {
+    const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
+    return xs.length === 0 ? "not measured" : lo === hi ? `${lo}x` : `${lo}-${hi}x`;
+  };
   const met = Math.max(...f.cold, ...f.warm) <= 1.3 ? "  met" : "  NOT MET";
-  return `W1 server CPU per run / the durable floor's (bench/floor-w1.ts, ${f.at}): cold ${range(f.cold)}, warm ${range(f.warm)} (${goal})${met}`;
+  return `${what} (bench/floor.ts, ${f.at}): cold ${range(f.cold)}, warm ${range(f.warm)} (${goal})${met}`;
 }
 
 interface Target {
@@ -138,6 +148,7 @@ export function targetLines(figures: readonly Figure[]): string[] {
     lines.push(`  ${t.what}: ${shown} (target ${t.goal})${verdict}`);
   }
   lines.push(`  ${submitCostLine()}`);
-  for (const line of [floorLine(), ...peerTargetLines()]) lines.push(`  ${line}`);
+  for (const line of [floorLine("W1"), floorLine("W3"), ...peerTargetLines()])
+    lines.push(`  ${line}`);
   return lines;
 }

@@ -1,11 +1,15 @@
-// The floor's HTTP side, on node:http with no framework: `POST /api/workflows/chain3/runs`
-// (a JSON body with a string title; 201 with the run id once committed) and `GET /api/events`
-// (server-sent events, optionally filtered by `names`), each frame built once and written to
-// every matching subscriber, corked for the rest of the turn. Forked by bench/floor-w1.ts with
-// the store file as its argument (or `memory`: no store at all), it reports its port by IPC.
+// The floor's HTTP side, on node:http with no framework: `POST /api/workflows/{name}/runs` for
+// the floor's workflows (a JSON body with a string title; 201 with the run id once committed)
+// and `GET /api/events` (server-sent events, optionally filtered by `names`), each frame built
+// once and written to every matching subscriber, corked for the rest of the turn. Forked by
+// bench/floor.ts with the store file (or `memory`: no store at all) and the pool's capacity as
+// its arguments, it reports its port by IPC. FLOOR_PROFILE_FILE: a CPU profile of the serving
+// window, as BENCH_PROFILE takes of the real server (bench/cpu-profiler.ts).
 import http from "node:http";
-import { ChainFloorEngine, type FloorStore } from "./chain-floor-engine.ts";
-import { ChainFloorStore, type StoredEvent } from "./chain-floor-store.ts";
+import { startCpuProfile } from "../cpu-profiler.ts";
+import { FloorEngine, type FloorStore } from "./floor-engine.ts";
+import { FloorSqliteStore, type StoredEvent } from "./floor-store.ts";
+import { FLOOR_WORKFLOWS } from "./floor-workflows.ts";
 
 interface Subscriber {
   res: http.ServerResponse;
@@ -35,6 +39,8 @@ function memoryStore(): FloorStore {
     insertTask: () => ++task,
     claimTask() {},
     finishTask() {},
+    insertArrival() {},
+    bindArrivals() {},
     appendEvents: (events, now) => events.map((e) => ({ ...e, id: ++event, created: now })),
   };
 }
@@ -48,7 +54,9 @@ function subscribe(req: http.IncomingMessage, res: http.ServerResponse): void {
   res.on("close", () => subscribers.delete(subscriber));
 }
 
-function submit(engine: ChainFloorEngine, req: http.IncomingMessage, res: http.ServerResponse) {
+const RUNS = /^\/api\/workflows\/([a-z0-9]+)\/runs$/;
+
+function submit(workflow: string, req: http.IncomingMessage, res: http.ServerResponse) {
   const chunks: Buffer[] = [];
   req.on("data", (chunk: Buffer) => chunks.push(chunk));
   req.on("end", () => {
@@ -59,7 +67,7 @@ function submit(engine: ChainFloorEngine, req: http.IncomingMessage, res: http.S
       title = undefined;
     }
     if (typeof title !== "string") return answer(res, 422, { code: "validation_error" });
-    engine.submit(title).then((run_id) => answer(res, 201, { run_id, workflow: "chain3" }));
+    engine.submit(workflow, title).then((run_id) => answer(res, 201, { run_id, workflow }));
   });
 }
 
@@ -73,12 +81,19 @@ function answer(res: http.ServerResponse, status: number, body: unknown): void {
 }
 
 const file = process.argv[2] ?? "memory";
-const store = file === "memory" ? memoryStore() : new ChainFloorStore(file);
-const engine = new ChainFloorEngine(store, Number(process.argv[3] ?? 8), publish);
+const store = file === "memory" ? memoryStore() : new FloorSqliteStore(file);
+const engine = new FloorEngine(store, FLOOR_WORKFLOWS, Number(process.argv[3] ?? 8), publish);
 const server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
-  if (req.method === "POST" && req.url === "/api/workflows/chain3/runs") submit(engine, req, res);
+  const workflow = req.method === "POST" ? RUNS.exec(req.url ?? "")?.[1] : undefined;
+  if (workflow && engine.has(workflow)) submit(workflow, req, res);
   else if (req.method === "GET" && req.url?.startsWith("/api/events")) subscribe(req, res);
   else answer(res, 404, { code: "not_found" });
+});
+const profile = process.env.FLOOR_PROFILE_FILE;
+const stopProfile = profile ? await startCpuProfile(profile) : null;
+process.on("SIGTERM", async () => {
+  await stopProfile?.();
+  process.exit(0);
 });
 server.listen(0, "127.0.0.1", () => {
   const address = server.address();

@@ -1,8 +1,9 @@
-// The least a durable chain engine must write, for bench/floor-w1.ts: a run row, one task row
-// per attempt (inserted, claimed, finished), and the stored events a client can replay, all in
-// one WAL transaction per turn of the event loop (group commit), with the store's own settings
+// The least a durable engine must write, for bench/floor.ts: a run row, one task row per attempt
+// (inserted, claimed, finished), one arrival row per branch that reaches a join (bound to the
+// join's task when it is enqueued), and the stored events a client can replay, all in one WAL
+// transaction per turn of the event loop (group commit), with the store's own settings
 // (synchronous=NORMAL, 2 KiB pages). No foreign keys, no partial indexes, no guards, no
-// migrations: only the two indexes the contract's per-run reads need. Anything Yardmaster's
+// migrations: only the indexes the contract's per-run reads (and a join's recovery) need. Anything Yardmaster's
 // store does on top of this is what it could, at best, shave off.
 import Database from "better-sqlite3";
 
@@ -15,7 +16,11 @@ CREATE TABLE tasks (id INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, 
 CREATE INDEX tasks_run ON tasks (run_id, id);
 CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, run_id TEXT,
   task_id INTEGER, data TEXT NOT NULL, created INTEGER NOT NULL) STRICT;
-CREATE INDEX events_run ON events (run_id, id);`;
+CREATE INDEX events_run ON events (run_id, id);
+CREATE TABLE arrivals (seq INTEGER PRIMARY KEY, run_id TEXT NOT NULL, fanout INTEGER NOT NULL,
+  branch_index INTEGER NOT NULL, task_id INTEGER NOT NULL, value TEXT NOT NULL,
+  join_task INTEGER) STRICT;
+CREATE INDEX arrivals_run ON arrivals (run_id, fanout);`;
 
 export interface FloorEvent {
   name: string;
@@ -31,13 +36,15 @@ export interface StoredEvent extends FloorEvent {
 
 const EVENT_ROW = "(?, ?, ?, ?, ?)";
 
-export class ChainFloorStore {
+export class FloorSqliteStore {
   readonly #db: Database.Database;
   readonly #insertRun: Database.Statement<unknown[]>;
   readonly #finishRun: Database.Statement<unknown[]>;
   readonly #insertTask: Database.Statement<unknown[]>;
   readonly #claimTask: Database.Statement<unknown[]>;
   readonly #finishTask: Database.Statement<unknown[]>;
+  readonly #insertArrival: Database.Statement<unknown[]>;
+  readonly #bindArrivals: Database.Statement<unknown[]>;
   readonly #eventInserts = new Map<number, Database.Statement<unknown[]>>();
 
   constructor(file: string) {
@@ -56,6 +63,10 @@ export class ChainFloorStore {
     );
     this.#claimTask = p("UPDATE tasks SET status = 'in_progress', started = ? WHERE id = ?");
     this.#finishTask = p("UPDATE tasks SET status = 'done', result = ?, finished = ? WHERE id = ?");
+    this.#insertArrival = p(
+      "INSERT INTO arrivals (run_id, fanout, branch_index, task_id, value) VALUES (?, ?, ?, ?, ?)",
+    );
+    this.#bindArrivals = p("UPDATE arrivals SET join_task = ? WHERE run_id = ? AND fanout = ?");
   }
 
   /** Runs `fn` in one transaction: a batch's writes commit together or not at all. */
@@ -81,6 +92,14 @@ export class ChainFloorStore {
 
   finishTask(id: number, result: unknown, now: number): void {
     this.#finishTask.run(JSON.stringify(result), now, id);
+  }
+
+  insertArrival(runId: string, fanout: number, index: number, taskId: number, value: unknown) {
+    this.#insertArrival.run(runId, fanout, index, taskId, JSON.stringify(value));
+  }
+
+  bindArrivals(runId: string, fanout: number, joinTask: number): void {
+    this.#bindArrivals.run(joinTask, runId, fanout);
   }
 
   /** One multi-row INSERT per 200 events; ids are the consecutive AUTOINCREMENT values. */
