@@ -10,13 +10,14 @@
 // profile of each server's serving window to bench/results/profiles/floor-<W>-<server>-<rep>.
 //   node --import tsx bench/floor.ts [W1] [W3] [repetitions]     (both, 2 repetitions)
 import { type ChildProcess, fork } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Completions, lastEnd, submitMany } from "./completions.ts";
 import { HttpClient } from "./http-client.ts";
 import { type BenchOptions, readOptions } from "./options.ts";
+import { splitLines } from "./profile-split.ts";
 import { cpuMs, waitExit } from "./server-handle.ts";
 import { withSession } from "./session.ts";
 import { type FloorResult, floorFile } from "./targets.ts";
@@ -70,6 +71,8 @@ async function rounds(w: Workload, o: BenchOptions, t: Target): Promise<Round[]>
   if (o.warm) out.push(await round(w, o, t));
   return out;
 }
+
+const SERVERS = ["yardmaster", "floor", "floor-memory"];
 
 function profileFile(o: BenchOptions, w: Workload, server: string, rep: number) {
   if (!o.profileDir) return undefined;
@@ -154,8 +157,17 @@ async function measure(w: Workload, o: BenchOptions, repeat: number): Promise<Fl
     );
     result.cold.push(per(ours[0], least[0]));
     if (warm !== null) result.warm.push(warm);
+    if (o.profileDir) printSplit(w, o, rep, [ours, least, bare]);
   }
   return result;
+}
+
+/** The three profiles of a repetition side by side, scaled to each server's measured CPU. */
+function printSplit(w: Workload, o: BenchOptions, rep: number, measured: Round[][]): void {
+  const files = SERVERS.map((server) => profileFile(o, w, server, rep)!);
+  const profiles = files.map((f) => JSON.parse(readFileSync(f, "utf8")));
+  const mean = (rs: Round[]) => rs.reduce((sum, r) => sum + r.cpuUsPerRun, 0) / rs.length;
+  for (const line of splitLines(files, profiles, w.runs, measured.map(mean))) console.log(line);
 }
 
 const args = process.argv.slice(2);

@@ -5,7 +5,11 @@
 // idle...), the time spent inside SQLite statements (better-sqlite3's native get/all/run)
 // charged to the store function that ran them, then the functions with the most self time and
 // the most inclusive time.
+//   node --import tsx bench/profile-summary.ts --runs=<n> <a.cpuprofile> [b.cpuprofile ...]
+// prints instead, side by side, each profile's busy time per run split by what it is for
+// (bench/profile-split.ts): Yardmaster's and the floor's (bench/floor.ts) in the same terms.
 import { readFileSync } from "node:fs";
+import { splitLines } from "./profile-split.ts";
 
 interface ProfileNode {
   id: number;
@@ -99,6 +103,13 @@ function print(title: string, map: Map<string, number>, total: number, top: numb
   }
 }
 
+const runsArg = process.argv.find((a) => a.startsWith("--runs="));
+if (runsArg) {
+  const files = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+  const profiles = files.map((f) => JSON.parse(readFileSync(f, "utf8")));
+  for (const line of splitLines(files, profiles, Number(runsArg.slice(7)))) console.log(line);
+  process.exit(0);
+}
 const [file, topArg] = process.argv.slice(2);
 if (!file) {
   console.error("usage: profile-summary.ts <file.cpuprofile> [top]");

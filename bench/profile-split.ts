@@ -1,0 +1,135 @@
+// A CPU profile's busy time split by what it is for, in the same terms for Yardmaster and for the
+// floor (bench/floor/), so the two can be read side by side (bench/profile-summary.ts --runs=N).
+// Each sample goes to the bucket of its own frame; a frame of node itself (node:, internal/) or a
+// native one other than SQLite's goes to its nearest caller that has a bucket, and, with none,
+// to HTTP (sockets, the HTTP parser, streams) or to "node: timers, promises".
+//   SQLite          better-sqlite3's native run/get/all/iterate: time inside SQLite, COMMIT included
+//   store JS        src/stores, better-sqlite3's JavaScript, bench/floor/floor-store.ts
+//   engine          src/engine, src/authoring, the workflow bodies, bench/floor/floor-engine.ts and
+//                   floor-workflows.ts, ulid
+//   event fan-out   src/engine/event-bus.ts, src/http/sse/, the floor's `publish`
+//   HTTP            fastify and its plugins, src/http, src/service, node:http, the floor's server
+//   validation      zod (request bodies, and the responses a schema checks)
+//   GC              the garbage collector
+//   other           logging (pino), src/observability, src/lib, V8's (program), anything else
+// Idle time and the profiler's own stop (`dispatch` under node:inspector) are left out.
+
+interface Frame {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  children?: number[];
+}
+
+export interface Profile {
+  nodes: Frame[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const BUCKETS = [
+  "SQLite",
+  "store JS",
+  "engine",
+  "event fan-out",
+  "HTTP",
+  "validation",
+  "GC",
+  "node: timers, promises",
+  "other",
+] as const;
+type Bucket = (typeof BUCKETS)[number];
+
+const SQLITE_NATIVE = new Set(["get", "all", "run", "iterate"]);
+
+const BY_URL: Array<[RegExp, Bucket]> = [
+  [/\/src\/engine\/event-bus|\/src\/http\/sse\//, "event fan-out"],
+  [/\/src\/stores\/|better-sqlite3|\/bench\/floor\/floor-store/, "store JS"],
+  [/\/zod\/|fastify-type-provider-zod|\/src\/http\/validation/, "validation"],
+  [
+    /\/src\/engine\/|\/src\/authoring\/|\/bench\/workflows|\/bench\/floor\/floor-(engine|workflows)/,
+    "engine",
+  ],
+  [/\/ulid\//, "engine"],
+  [/fastify|find-my-way|fast-json-stringify|avvio|\/src\/http\/|\/src\/service\//, "HTTP"],
+  [/\/bench\/floor\/floor-server/, "HTTP"],
+  [/\/pino|\/src\/observability\/|\/src\/lib\//, "other"],
+];
+
+/** The frame's own bucket, or null when it takes its caller's (node itself, most natives). */
+function own(frame: Frame, profiler: boolean): Bucket | "skip" | null {
+  const { url, functionName } = frame.callFrame;
+  if (!url) {
+    if (functionName === "(idle)" || profiler) return "skip";
+    if (functionName === "(garbage collector)") return "GC";
+    if (functionName === "(program)") return "other";
+    return SQLITE_NATIVE.has(functionName) ? "SQLite" : null;
+  }
+  if (/^node:|^internal\//.test(url)) return null;
+  if (url.includes("/bench/floor/floor-server") && functionName === "publish")
+    return "event fan-out";
+  return BY_URL.find(([re]) => re.test(url))?.[1] ?? "other";
+}
+
+const NODE_HTTP = /_http_|net|stream|HTTPParser|socket|writev|writeUtf8String|writeBuffer/;
+
+/** Busy microseconds by bucket. */
+export function split(profile: Profile): Map<Bucket, number> {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const memo = new Map<number, Bucket | "skip" | null>();
+  // The frame's own bucket, else its nearest caller's; null when no frame up the stack has one.
+  const bucketOf = (id: number): Bucket | "skip" | null => {
+    if (memo.has(id)) return memo.get(id)!;
+    const frame = byId.get(id)!;
+    const up = parent.get(id);
+    const underInspector =
+      frame.callFrame.functionName === "dispatch" &&
+      byId.get(up ?? -1)?.callFrame.url.includes("inspector") === true;
+    const bucket = own(frame, underInspector) ?? (up === undefined ? null : bucketOf(up));
+    memo.set(id, bucket);
+    return bucket;
+  };
+  // Node's own work with no caller of ours: sockets and HTTP parsing, or timers and promises.
+  const nodeWork = (id: number): Bucket => {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const { url, functionName } = byId.get(at)!.callFrame;
+      if (NODE_HTTP.test(url) || NODE_HTTP.test(functionName)) return "HTTP";
+    }
+    return "node: timers, promises";
+  };
+  const out = new Map<Bucket, number>(BUCKETS.map((b) => [b, 0]));
+  profile.samples.forEach((id, i) => {
+    const bucket = bucketOf(id) ?? nodeWork(id);
+    if (bucket !== "skip") out.set(bucket, out.get(bucket)! + (profile.timeDeltas[i] ?? 0));
+  });
+  return out;
+}
+
+/**
+ * A table: one row per bucket, one column per profile, in µs per run and share of the busy time.
+ * The samples' time is wall time while the main thread was on a CPU or waiting for one, so on a
+ * loaded machine it overstates the CPU; with `cpuUsPerRun` (each server's measured CPU per run
+ * over the profiled window) each column's shares are scaled to that instead.
+ */
+export function splitLines(
+  names: string[],
+  profiles: Profile[],
+  runs: number,
+  cpuUsPerRun?: number[],
+): string[] {
+  const splits = profiles.map(split);
+  const totals = splits.map((m) => [...m.values()].reduce((a, b) => a + b, 0));
+  const perRun = (us: number, i: number) =>
+    cpuUsPerRun ? (us / totals[i]) * cpuUsPerRun[i] : us / runs;
+  const cell = (us: number, i: number) =>
+    `${Math.round(perRun(us, i))} (${Math.round((100 * us) / totals[i])}%)`.padStart(16);
+  const short = names.map((n) => n.replace(/^.*\//, "").replace(/\.cpuprofile$/, ""));
+  const how = cpuUsPerRun ? "measured CPU per run, split by the profile's shares" : `${runs} runs`;
+  const lines = [`µs per run (share): ${how}`, `${"".padEnd(24)}${short.join("  ")}`];
+  for (const b of BUCKETS) {
+    lines.push(`${b.padEnd(24)}${splits.map((m, i) => cell(m.get(b)!, i)).join("  ")}`);
+  }
+  lines.push(`${"busy".padEnd(24)}${totals.map((t, i) => cell(t, i)).join("  ")}`);
+  return lines;
+}
