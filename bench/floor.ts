@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import { Completions, lastEnd, submitMany } from "./completions.ts";
 import { HttpClient } from "./http-client.ts";
 import { type BenchOptions, readOptions } from "./options.ts";
-import { splitLines } from "./profile-split.ts";
+import { meanSplit, perRun, type Split, splitTable } from "./profile-split.ts";
 import { cpuMs, waitExit } from "./server-handle.ts";
 import { withSession } from "./session.ts";
 import { type FloorResult, floorFile } from "./targets.ts";
@@ -135,6 +135,7 @@ async function measure(w: Workload, o: BenchOptions, repeat: number): Promise<Fl
   const result: FloorResult = { at: new Date().toISOString(), runs: w.runs, cold: [], warm: [] };
   result.workload = w.name;
   result.cpu_us_per_run = { yardmaster: [], floor: [], floor_memory: [] };
+  const splits: Split[][] = [];
   for (let rep = 1; rep <= repeat; rep++) {
     console.log(`${w.name} repetition ${rep}`);
     const ours = await yardmaster(w, o, rep);
@@ -157,17 +158,28 @@ async function measure(w: Workload, o: BenchOptions, repeat: number): Promise<Fl
     );
     result.cold.push(per(ours[0], least[0]));
     if (warm !== null) result.warm.push(warm);
-    if (o.profileDir) printSplit(w, o, rep, [ours, least, bare]);
+    if (o.profileDir) splits.push(printSplit(w, o, rep, [ours, least, bare]));
+  }
+  if (splits.length > 1) {
+    console.log(`${w.name}, the mean of ${splits.length} repetitions:`);
+    const mean = SERVERS.map((_, i) => meanSplit(splits.map((rep) => rep[i])));
+    for (const line of splitTable(SERVERS, mean)) console.log(line);
   }
   return result;
 }
 
-/** The three profiles of a repetition side by side, scaled to each server's measured CPU. */
-function printSplit(w: Workload, o: BenchOptions, rep: number, measured: Round[][]): void {
-  const files = SERVERS.map((server) => profileFile(o, w, server, rep)!);
-  const profiles = files.map((f) => JSON.parse(readFileSync(f, "utf8")));
+/**
+ * The three profiles of a repetition side by side, each scaled to its server's measured CPU per
+ * run over the profiled rounds (bench/profile-split.ts), printed and answered.
+ */
+function printSplit(w: Workload, o: BenchOptions, rep: number, measured: Round[][]): Split[] {
   const mean = (rs: Round[]) => rs.reduce((sum, r) => sum + r.cpuUsPerRun, 0) / rs.length;
-  for (const line of splitLines(files, profiles, w.runs, measured.map(mean))) console.log(line);
+  const splits = SERVERS.map((server, i) => {
+    const profile = JSON.parse(readFileSync(profileFile(o, w, server, rep)!, "utf8"));
+    return perRun(profile, w.runs, mean(measured[i]));
+  });
+  for (const line of splitTable(SERVERS, splits)) console.log(line);
+  return splits;
 }
 
 const args = process.argv.slice(2);

@@ -11,7 +11,10 @@
 //   HTTP            fastify and its plugins, src/http, src/service, node:http, the floor's server
 //   validation      zod (request bodies, and the responses a schema checks)
 //   GC              the garbage collector
-//   other           logging (pino), src/observability, src/lib, V8's (program), anything else
+//   observability   src/observability (metrics, tracing, the engine's log lines), pino,
+//                   prom-client, OpenTelemetry's API
+//   V8 (program)    V8's own work the profiler charges to no function (compiling, mostly)
+//   other           anything else (src/lib, ...)
 // Idle time and the profiler's own stop (`dispatch` under node:inspector) are left out.
 
 interface Frame {
@@ -35,6 +38,8 @@ const BUCKETS = [
   "validation",
   "GC",
   "node: timers, promises",
+  "observability",
+  "V8 (program)",
   "other",
 ] as const;
 type Bucket = (typeof BUCKETS)[number];
@@ -52,7 +57,11 @@ const BY_URL: Array<[RegExp, Bucket]> = [
   [/\/ulid\//, "engine"],
   [/fastify|find-my-way|fast-json-stringify|avvio|\/src\/http\/|\/src\/service\//, "HTTP"],
   [/\/bench\/floor\/floor-server/, "HTTP"],
-  [/\/pino|\/src\/observability\/|\/src\/lib\//, "other"],
+  [
+    /\/pino|sonic-boom|quick-format|prom-client|@opentelemetry|\/src\/observability\//,
+    "observability",
+  ],
+  [/secure-json-parse/, "HTTP"],
 ];
 
 /** The frame's own bucket, or null when it takes its caller's (node itself, most natives). */
@@ -61,7 +70,7 @@ function own(frame: Frame, profiler: boolean): Bucket | "skip" | null {
   if (!url) {
     if (functionName === "(idle)" || profiler) return "skip";
     if (functionName === "(garbage collector)") return "GC";
-    if (functionName === "(program)") return "other";
+    if (functionName === "(program)") return "V8 (program)";
     return SQLITE_NATIVE.has(functionName) ? "SQLite" : null;
   }
   if (/^node:|^internal\//.test(url)) return null;
@@ -106,27 +115,35 @@ export function split(profile: Profile): Map<Bucket, number> {
   return out;
 }
 
+export type Split = Map<Bucket, number>;
+
 /**
- * A table: one row per bucket, one column per profile, in µs per run and share of the busy time.
- * The samples' time is wall time while the main thread was on a CPU or waiting for one, so on a
- * loaded machine it overstates the CPU; with `cpuUsPerRun` (each server's measured CPU per run
- * over the profiled window) each column's shares are scaled to that instead.
+ * A profile's busy time per run by bucket, in µs. The samples' time is wall time while the main
+ * thread was on a CPU or waiting for one, so on a loaded machine it overstates the CPU; with
+ * `cpuUsPerRun` (the server's measured CPU per run over the profiled window) the profile's shares
+ * are scaled to that instead.
  */
-export function splitLines(
-  names: string[],
-  profiles: Profile[],
-  runs: number,
-  cpuUsPerRun?: number[],
-): string[] {
-  const splits = profiles.map(split);
+export function perRun(profile: Profile, runs: number, cpuUsPerRun?: number): Split {
+  const busy = split(profile);
+  const total = [...busy.values()].reduce((a, b) => a + b, 0);
+  const scale = cpuUsPerRun === undefined ? 1 / runs : cpuUsPerRun / total;
+  return new Map([...busy].map(([b, us]) => [b, us * scale]));
+}
+
+/** The mean of several splits (repetitions of the same server). */
+export function meanSplit(splits: readonly Split[]): Split {
+  const at = (b: Bucket) => splits.reduce((sum, m) => sum + m.get(b)!, 0) / splits.length;
+  return new Map(BUCKETS.map((b) => [b, at(b)]));
+}
+
+/** One row per bucket, one column per split: µs per run and share of the busy time. */
+export function splitTable(names: readonly string[], splits: readonly Split[]): string[] {
   const totals = splits.map((m) => [...m.values()].reduce((a, b) => a + b, 0));
-  const perRun = (us: number, i: number) =>
-    cpuUsPerRun ? (us / totals[i]) * cpuUsPerRun[i] : us / runs;
   const cell = (us: number, i: number) =>
-    `${Math.round(perRun(us, i))} (${Math.round((100 * us) / totals[i])}%)`.padStart(16);
-  const short = names.map((n) => n.replace(/^.*\//, "").replace(/\.cpuprofile$/, ""));
-  const how = cpuUsPerRun ? "measured CPU per run, split by the profile's shares" : `${runs} runs`;
-  const lines = [`µs per run (share): ${how}`, `${"".padEnd(24)}${short.join("  ")}`];
+    `${Math.round(us)} (${Math.round((100 * us) / totals[i])}%)`.padStart(
+      Math.max(16, names[i].length),
+    );
+  const lines = [`${"µs per run (share)".padEnd(24)}${names.join("  ")}`];
   for (const b of BUCKETS) {
     lines.push(`${b.padEnd(24)}${splits.map((m, i) => cell(m.get(b)!, i)).join("  ")}`);
   }

@@ -9,7 +9,7 @@
 // prints instead, side by side, each profile's busy time per run split by what it is for
 // (bench/profile-split.ts): Yardmaster's and the floor's (bench/floor.ts) in the same terms.
 import { readFileSync } from "node:fs";
-import { splitLines } from "./profile-split.ts";
+import { perRun, splitTable } from "./profile-split.ts";
 
 interface ProfileNode {
   id: number;
@@ -106,8 +106,10 @@ function print(title: string, map: Map<string, number>, total: number, top: numb
 const runsArg = process.argv.find((a) => a.startsWith("--runs="));
 if (runsArg) {
   const files = process.argv.slice(2).filter((a) => !a.startsWith("--"));
-  const profiles = files.map((f) => JSON.parse(readFileSync(f, "utf8")));
-  for (const line of splitLines(files, profiles, Number(runsArg.slice(7)))) console.log(line);
+  const runs = Number(runsArg.slice(7));
+  const splits = files.map((f) => perRun(JSON.parse(readFileSync(f, "utf8")), runs));
+  const names = files.map((f) => f.replace(/^.*\//, "").replace(/\.cpuprofile$/, ""));
+  for (const line of splitTable(names, splits)) console.log(line);
   process.exit(0);
 }
 const [file, topArg] = process.argv.slice(2);
