@@ -139,11 +139,11 @@ export function meanSplit(splits: readonly Split[]): Split {
 /** One row per bucket, one column per split: µs per run and share of the busy time. */
 export function splitTable(names: readonly string[], splits: readonly Split[]): string[] {
   const totals = splits.map((m) => [...m.values()].reduce((a, b) => a + b, 0));
+  const width = Math.max(14, ...names.map((n) => n.length));
   const cell = (us: number, i: number) =>
-    `${Math.round(us)} (${Math.round((100 * us) / totals[i])}%)`.padStart(
-      Math.max(16, names[i].length),
-    );
-  const lines = [`${"µs per run (share)".padEnd(24)}${names.join("  ")}`];
+    `${Math.round(us)} (${Math.round((100 * us) / totals[i])}%)`.padStart(width);
+  const head = names.map((n) => n.padStart(width)).join("  ");
+  const lines = [`${"µs per run (share)".padEnd(24)}${head}`];
   for (const b of BUCKETS) {
     lines.push(`${b.padEnd(24)}${splits.map((m, i) => cell(m.get(b)!, i)).join("  ")}`);
   }
