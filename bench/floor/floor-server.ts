@@ -1,7 +1,7 @@
 // The floor's HTTP side, on node:http with no framework: `POST /api/workflows/{name}/runs` for
 // the floor's workflows (a JSON body with a string title; 201 with the run id once committed)
-// and `GET /api/events` (server-sent events, optionally filtered by `names`), each frame built
-// once and written to every matching subscriber, corked for the rest of the turn. Forked by
+// and `GET /api/events` (server-sent events, optionally filtered by `names`), a frame built once
+// for an event some subscriber takes and written to each of them, corked for the turn. Forked by
 // bench/floor.ts with the store file (or `memory`: no store at all) and the pool's capacity as
 // its arguments, it reports its port by IPC. FLOOR_PROFILE_FILE: a CPU profile of the serving
 // window, as BENCH_PROFILE takes of the real server (bench/cpu-profiler.ts).
@@ -18,14 +18,23 @@ interface Subscriber {
 
 const subscribers = new Set<Subscriber>();
 
+// A frame is built only for an event some subscriber takes, once for all of them.
 function publish(events: StoredEvent[]): void {
   for (const s of subscribers) s.res.cork();
   for (const event of events) {
-    const envelope = { ...event, created: new Date(event.created).toISOString() };
-    const frame = `id: ${event.id}\nevent: ${event.name}\ndata: ${JSON.stringify(envelope)}\n\n`;
-    for (const s of subscribers) if (!s.names || s.names.has(event.name)) s.res.write(frame);
+    let frame: string | null = null;
+    for (const s of subscribers) {
+      if (s.names && !s.names.has(event.name)) continue;
+      frame ??= frameOf(event);
+      s.res.write(frame);
+    }
   }
   for (const s of subscribers) s.res.uncork();
+}
+
+function frameOf(event: StoredEvent): string {
+  const envelope = { ...event, created: new Date(event.created).toISOString() };
+  return `id: ${event.id}\nevent: ${event.name}\ndata: ${JSON.stringify(envelope)}\n\n`;
 }
 
 /** Counts instead of rows: what the same engine and HTTP work cost without a store. */
