@@ -7,7 +7,8 @@
 //                 stores for it;
 //   floor-memory  the same floor without any store: the HTTP and engine work alone.
 // The three are interleaved, so a slower host shows in all of them. BENCH_PROFILE=1 writes a CPU
-// profile of each server's serving window to bench/results/profiles/floor-<W>-<server>-<rep>.
+// profile of each server's serving window to bench/results/profiles/floor-<W>-<server>-<rep>
+// and prints the three side by side; its ratios are not written for bench/targets.ts.
 //   node --import tsx bench/floor.ts [W1] [W3] [repetitions]     (both, 2 repetitions)
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -191,7 +192,9 @@ for (const name of options.workloads) {
   const w = known[name as Workload["name"]];
   if (!w) throw new Error(`the floor runs W1 and W3, not ${name}`);
   const result = await measure(w, options, repeat);
-  // For `npm run bench`'s target lines (bench/targets.ts).
+  // For `npm run bench`'s target lines (bench/targets.ts); not from profiled rounds, which the
+  // profiler makes dearer.
+  if (options.profileDir) continue;
   mkdirSync(join(floorFile(w.name), ".."), { recursive: true });
   writeFileSync(floorFile(w.name), `${JSON.stringify(result)}\n`);
 }
