@@ -81,7 +81,7 @@ function own(frame: Frame, profiler: boolean): Bucket | "skip" | null {
 
 const NODE_HTTP = /_http_|net|stream|HTTPParser|socket|writev|writeUtf8String|writeBuffer/;
 
-/** Busy microseconds by bucket. */
+/** Busy microseconds by bucket (the busy time spread by each bucket's share of the samples). */
 export function split(profile: Profile): Map<Bucket, number> {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -107,12 +107,21 @@ export function split(profile: Profile): Map<Bucket, number> {
     }
     return "node: timers, promises";
   };
-  const out = new Map<Bucket, number>(BUCKETS.map((b) => [b, 0]));
+  // Shares count samples, not the time between them: on a loaded machine the profiler's ticks
+  // come late (intervals from 0.25 to over 10 ms), and a late tick's whole interval would be
+  // charged to wherever the thread happened to be, often a system call that woke another
+  // process. The busy time is still the sum of the intervals, spread by those shares.
+  const counts = new Map<Bucket, number>(BUCKETS.map((b) => [b, 0]));
+  let samples = 0;
+  let busy = 0;
   profile.samples.forEach((id, i) => {
     const bucket = bucketOf(id) ?? nodeWork(id);
-    if (bucket !== "skip") out.set(bucket, out.get(bucket)! + (profile.timeDeltas[i] ?? 0));
+    if (bucket === "skip") return;
+    counts.set(bucket, counts.get(bucket)! + 1);
+    samples += 1;
+    busy += profile.timeDeltas[i] ?? 0;
   });
-  return out;
+  return new Map([...counts].map(([b, n]) => [b, samples ? (busy * n) / samples : 0]));
 }
 
 export type Split = Map<Bucket, number>;
