@@ -41,7 +41,9 @@ export class SseListener {
       const req = http.get(url, { agent: false, headers: { accept: "text/event-stream" } });
       const listener = new SseListener(req);
       const timer = setTimeout(() => req.destroy(new Error("event stream did not open")), ms);
-      req.once("error", (err) => {
+      // `on`, not `once`: a stream closed under load can report more than one error, and an
+      // unhandled second one would crash the driver (rejecting twice is harmless).
+      req.on("error", (err) => {
         clearTimeout(timer);
         reject(err);
       });
