@@ -1,0 +1,111 @@
+// W1 without HTTP: the engine and the SQLite store of a worktree, in this process, on a fresh
+// file. Submits `runs` chain3 runs through `engine.commands.submitRun` (64 in flight, as the
+// bench's driver keeps 64 requests in flight), waits for every `run.completed` on the bus, and
+// prints one JSON line: the process's CPU per step over the window (all threads, the main
+// thread alone) and steps/s. A fresh process is a cold engine, as W1's cold round is:
+//   node --import tsx bench/engine-w1.ts [worktree root] [runs]
+// (ENGINE_W1_PROFILE=<file> adds a CPU profile of the window.)
+// Run it alternately on two worktrees (this one and a base) to A/B the engine's and the store's
+// step path without HTTP, SSE, telemetry or the driver in the figures (bench/HISTORY.md).
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startCpuProfile } from "./cpu-profiler.ts";
+
+const ROOT = resolve(process.argv[2] ?? join(import.meta.dirname, ".."));
+const RUNS = Number(process.argv[3] ?? 2000);
+const CAPACITY = 8;
+const IN_FLIGHT = 64;
+
+const threadCpuMs = (file: string) => {
+  const stat = readFileSync(file, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
+async function main() {
+  const engineModule = await import(join(ROOT, "src/engine/index.ts"));
+  const { workflow } = await import(join(ROOT, "src/index.ts"));
+  const { openSqliteStore } = await import(join(ROOT, "src/stores/sqlite/index.ts"));
+  const dir = mkdtempSync(join(tmpdir(), "ym-engine-w1-"));
+  const store = await openSqliteStore(join(dir, "store.db"));
+  const engine = new engineModule.Engine({
+    store,
+    pools: { bench: { capacity: CAPACITY } },
+    onError: (err: unknown) => process.stderr.write(`engine: ${String(err)}\n`),
+  });
+  const chain3 = workflow("chain3");
+  chain3.node({ start: true }, async function a({ b }: { b: (n: number) => unknown }) {
+    return b(1);
+  });
+  chain3.node(async function b({ c }: { c: (n: number) => unknown }, n: number) {
+    return c(n + 1);
+  });
+  chain3.node(async function c({}, n: number) {
+    return n + 1;
+  });
+  engine.register({
+    name: "chain3",
+    graph: chain3.finalize(),
+    workflow: chain3,
+    pool: "bench",
+    target: null,
+    file: null,
+    loaded: null,
+  });
+  await engine.start();
+  let ended = 0;
+  let resolveAll: () => void = () => {};
+  const all = new Promise<void>((r) => {
+    resolveAll = r;
+  });
+  engine.bus.subscribe((e: { name: string }) => {
+    if (e.name === "run.completed" || e.name === "run.failed") {
+      ended += 1;
+      if (ended === RUNS) resolveAll();
+    }
+  });
+  // ENGINE_W1_PROFILE=<file>: a CPU profile of the window (bench/profile-split.ts reads it).
+  const profileFile = process.env.ENGINE_W1_PROFILE;
+  const endProfile = profileFile ? await startCpuProfile(profileFile) : null;
+  const main = `/proc/self/task/${process.pid}/stat`;
+  const cpu0 = process.cpuUsage();
+  const main0 = threadCpuMs(main);
+  const t0 = performance.now();
+  let next = 0;
+  const lane = async () => {
+    while (next < RUNS) {
+      next += 1;
+      await engine.commands.submitRun("chain3", { title: "a run" });
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
+  const timeout = setTimeout(() => {
+    process.stderr.write(`engine-w1: ${ended} of ${RUNS} runs ended in 120 s\n`);
+    process.exit(1);
+  }, 120_000);
+  await all;
+  clearTimeout(timeout);
+  const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const mainMs = threadCpuMs(main) - main0;
+  await endProfile?.();
+  const steps = RUNS * 3;
+  console.log(
+    JSON.stringify({
+      root: ROOT,
+      steps_per_s: Math.round((steps * 1000) / wallMs),
+      cpu_us_per_step: Math.round(((cpu.user + cpu.system) / steps) * 10) / 10,
+      main_cpu_us_per_step: Math.round(((mainMs * 1000) / steps) * 10) / 10,
+      load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "),
+    }),
+  );
+  await engine.stop();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+main().catch((err) => {
+  process.stderr.write(`engine-w1: ${String((err as Error)?.stack ?? err)}\n`);
+  process.exit(1);
+});
