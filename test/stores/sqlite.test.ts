@@ -19,7 +19,7 @@ import {
   UNITS_PER_COMMIT,
 } from "../../src/stores/sqlite/index.ts";
 import { StoreInUseError } from "../../src/stores/sqlite/serving-lock.ts";
-import { runInput, taskInput } from "./contract/fixtures.ts";
+import { requestInput, runInput, taskInput } from "./contract/fixtures.ts";
 import { storeContract } from "./contract.ts";
 
 const dirs: string[] = [];
@@ -58,6 +58,23 @@ describe("sqlite store", () => {
     const outside = new Database(path, { readonly: true });
     expect(outside.pragma("journal_mode", { simple: true })).toBe("wal");
     outside.close();
+  });
+
+  it("stales a request made pending before the store was opened", async () => {
+    const path = join(freshDir(), "store.db");
+    const first = await openSqliteStore(path);
+    const { run, task } = await first.transact(async (tx) => {
+      const run = await tx.insertRun(runInput());
+      const task = await tx.insertTask(taskInput(run.id));
+      // The writer learns which tasks are asking on its first stale, before this request.
+      await tx.staleRequests(task.id);
+      return { run, task };
+    });
+    const request = await first.transact((tx) => tx.insertRequest(requestInput(run.id, task.id)));
+    await first.close();
+    const store = await openAt(path);
+    await store.transact((tx) => tx.staleRequests(task.id));
+    expect((await store.getRequest(request.id))!.stale).toBe(true);
   });
 
   it("keeps the page size of a file made with another one", async () => {

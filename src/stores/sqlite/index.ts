@@ -100,7 +100,7 @@ export class SqliteStore extends SqliteReader implements Store {
       // BEGIN or COMMIT failed (or SQLite aborted the transaction): nothing of it is durable,
       // and the rest of the batch fails with it, as a batch in one transaction would.
       if (writer.inTransaction) this.#rollback.run();
-      this.#writes.claims.index.drop();
+      this.#forget();
       for (let i = from; i < batch.length; i++) batch[i].reject(err);
       return batch.length;
     }
@@ -126,8 +126,9 @@ export class SqliteStore extends SqliteReader implements Store {
     } catch (error) {
       // SQLite may have rolled the whole transaction back by itself (e.g. on SQLITE_FULL):
       // then the batch cannot commit and the caller sees the error through the commit path.
-      // The ready index followed the writes being undone: it is reloaded on the next claim.
-      this.#writes.claims.index.drop();
+      // The ready index and the asking tasks followed the writes being undone: they are read
+      // again on their next use.
+      this.#forget();
       if (!writer.inTransaction) throw error;
       this.#rollbackTo.run();
       this.#release.run();
@@ -135,6 +136,12 @@ export class SqliteStore extends SqliteReader implements Store {
     } finally {
       tx.end();
     }
+  }
+
+  /** Drops what the writer holds of the tables' state (after a rollback). */
+  #forget(): void {
+    this.#writes.claims.index.drop();
+    this.#writes.requests.drop();
   }
 
   /** The file's schema version, read on the read connection (fails once the store is closed). */
