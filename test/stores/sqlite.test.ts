@@ -60,7 +60,7 @@ describe("sqlite store", () => {
     outside.close();
   });
 
-  it("stales a request made pending before the store was opened", async () => {
+  it("stales a request and reads an arrival stored before the store was opened", async () => {
     const path = join(freshDir(), "store.db");
     const first = await openSqliteStore(path);
     const { run, task } = await first.transact(async (tx) => {
@@ -71,10 +71,24 @@ describe("sqlite store", () => {
       return { run, task };
     });
     const request = await first.transact((tx) => tx.insertRequest(requestInput(run.id, task.id)));
+    const arrival = {
+      run_id: run.id,
+      join: "merge",
+      fanout: task.id,
+      index: 0,
+      count: 2,
+      task_id: task.id,
+      key: null,
+      value: 1,
+      join_task: null,
+    };
+    await first.transact((tx) => tx.insertArrival(arrival));
     await first.close();
     const store = await openAt(path);
     await store.transact((tx) => tx.staleRequests(task.id));
     expect((await store.getRequest(request.id))!.stale).toBe(true);
+    // What the writer knows of the arrivals is read from the file too.
+    expect(await store.transact((tx) => tx.listArrivals(run.id))).toStrictEqual([arrival]);
   });
 
   it("keeps the page size of a file made with another one", async () => {

@@ -126,8 +126,8 @@ export class SqliteStore extends SqliteReader implements Store {
     } catch (error) {
       // SQLite may have rolled the whole transaction back by itself (e.g. on SQLITE_FULL):
       // then the batch cannot commit and the caller sees the error through the commit path.
-      // The ready index and the asking tasks followed the writes being undone: they are read
-      // again on their next use.
+      // The ready index, the asking tasks and whether any arrival is stored followed the writes
+      // being undone: they are read again on their next use.
       this.#forget();
       if (!writer.inTransaction) throw error;
       this.#rollbackTo.run();
@@ -142,6 +142,7 @@ export class SqliteStore extends SqliteReader implements Store {
   #forget(): void {
     this.#writes.claims.index.drop();
     this.#writes.requests.drop();
+    this.#writes.misc.drop();
   }
 
   /** The file's schema version, read on the read connection (fails once the store is closed). */

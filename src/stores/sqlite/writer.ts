@@ -72,6 +72,11 @@ export class SqliteWriter extends SqliteReader implements StoreWriter {
   override async getRun(id: string): Promise<RunRecord | null> {
     return this.#writes.claims.index.run(id) ?? super.getRun(id);
   }
+  override async listArrivals(runId: string, join?: string, fanout?: number) {
+    // A store whose workflows never joined has no arrival to read (a run's settling asks).
+    if (!this.#writes.misc.anyArrival()) return [];
+    return super.listArrivals(runId, join, fanout);
+  }
   async insertRun(run: Omit<RunRecord, "position">): Promise<RunRecord> {
     const w = this.#w;
     const record = w.runs.insert(run);
