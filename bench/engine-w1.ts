@@ -1,19 +1,26 @@
 // W1 without HTTP: the engine and the SQLite store of a worktree, in this process, on a fresh
 // file. Submits `runs` chain3 runs through `engine.commands.submitRun` (64 in flight, as the
 // bench's driver keeps 64 requests in flight), waits for every `run.completed` on the bus, and
-// prints one JSON line: the process's CPU per step over the window (all threads, the main
-// thread alone) and steps/s. A fresh process is a cold engine, as W1's cold round is:
-//   node --import tsx bench/engine-w1.ts [worktree root] [runs]
-// (ENGINE_W1_PROFILE=<file> adds a CPU profile of the window.)
-// Run it alternately on two worktrees (this one and a base) to A/B the engine's and the store's
-// step path without HTTP, SSE, telemetry or the driver in the figures (bench/HISTORY.md).
+// prints one JSON line per round: the process's CPU per step over the round (all threads, the
+// main thread alone) and steps/s.
+//   node --import tsx bench/engine-w1.ts [runs] [worktree root ...] [--rounds N]
+// One root (default this worktree), one round: a fresh process is a cold engine, as W1's cold
+// round is; run it alternately on two worktrees to A/B the step path cold. Two roots and
+// --rounds N: N rounds of each, alternating A B A B ... in this one process, each on a fresh
+// store and engine, then the median of each root's rounds after its first (warm); the machine's
+// load falls on both alike. Neither has HTTP, SSE, telemetry or a driver in its figures.
+// ENGINE_W1_PROFILE=<file> adds a CPU profile of the (first) window.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startCpuProfile } from "./cpu-profiler.ts";
 
-const ROOT = resolve(process.argv[2] ?? join(import.meta.dirname, ".."));
-const RUNS = Number(process.argv[3] ?? 2000);
+const args = process.argv.slice(2);
+const roundsAt = args.indexOf("--rounds");
+const ROUNDS = roundsAt >= 0 ? Number(args.splice(roundsAt, 2)[1]) : 1;
+const RUNS = Number(args[0] ?? 2000);
+const ROOTS =
+  args.length > 1 ? args.slice(1).map((r) => resolve(r)) : [join(import.meta.dirname, "..")];
 const CAPACITY = 8;
 const IN_FLIGHT = 64;
 
@@ -23,7 +30,15 @@ const threadCpuMs = (file: string) => {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
 
-async function main() {
+interface Round {
+  root: string;
+  steps_per_s: number;
+  cpu_us_per_step: number;
+  main_cpu_us_per_step: number;
+  load: string;
+}
+
+async function round(ROOT: string, profileFile?: string): Promise<Round> {
   const engineModule = await import(join(ROOT, "src/engine/index.ts"));
   const { workflow } = await import(join(ROOT, "src/index.ts"));
   const { openSqliteStore } = await import(join(ROOT, "src/stores/sqlite/index.ts"));
@@ -65,8 +80,6 @@ async function main() {
       if (ended === RUNS) resolveAll();
     }
   });
-  // ENGINE_W1_PROFILE=<file>: a CPU profile of the window (bench/profile-split.ts reads it).
-  const profileFile = process.env.ENGINE_W1_PROFILE;
   const endProfile = profileFile ? await startCpuProfile(profileFile) : null;
   const main = `/proc/self/task/${process.pid}/stat`;
   const cpu0 = process.cpuUsage();
@@ -91,18 +104,44 @@ async function main() {
   const mainMs = threadCpuMs(main) - main0;
   await endProfile?.();
   const steps = RUNS * 3;
-  console.log(
-    JSON.stringify({
-      root: ROOT,
-      steps_per_s: Math.round((steps * 1000) / wallMs),
-      cpu_us_per_step: Math.round(((cpu.user + cpu.system) / steps) * 10) / 10,
-      main_cpu_us_per_step: Math.round(((mainMs * 1000) / steps) * 10) / 10,
-      load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "),
-    }),
-  );
   await engine.stop();
   await store.close();
   rmSync(dir, { recursive: true, force: true });
+  return {
+    root: ROOT,
+    steps_per_s: Math.round((steps * 1000) / wallMs),
+    cpu_us_per_step: Math.round(((cpu.user + cpu.system) / steps) * 10) / 10,
+    main_cpu_us_per_step: Math.round(((mainMs * 1000) / steps) * 10) / 10,
+    load: readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "),
+  };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main() {
+  // ENGINE_W1_PROFILE=<file>: a CPU profile of the first window (bench/profile-split.ts).
+  const profileFile = process.env.ENGINE_W1_PROFILE;
+  const rounds = new Map<string, Round[]>(ROOTS.map((r) => [r, []]));
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const root of ROOTS) {
+      const r = await round(root, i === 0 && root === ROOTS[0] ? profileFile : undefined);
+      rounds.get(root)!.push(r);
+      console.log(JSON.stringify({ round: i + 1, ...r }));
+    }
+  }
+  if (ROUNDS < 2) return;
+  for (const [root, all] of rounds) {
+    const warm = all.slice(1);
+    console.log(
+      JSON.stringify({
+        root,
+        warm_rounds: warm.length,
+        median_cpu_us_per_step: median(warm.map((r) => r.cpu_us_per_step)),
+        median_main_cpu_us_per_step: median(warm.map((r) => r.main_cpu_us_per_step)),
+        median_steps_per_s: median(warm.map((r) => r.steps_per_s)),
+      }),
+    );
+  }
 }
 
 main().catch((err) => {
