@@ -84,9 +84,9 @@ export function split(profile: { nodes: ProfileNode[]; samples: number[]; timeDe
       stack.some((n) => re.test(`${n.callFrame.url} ${n.callFrame.functionName}`));
     if (has(/\/src\/http\/sse\//)) return "SSE fan-out";
     if (has(/^node:_http_|\/fastify\/|\/src\/http\//)) return "HTTP requests and answers (submits)";
-    if (has(/#runTransaction|#runUnit|transaction-queue\.ts/))
-      return "store transactions (group commit)";
-    if (has(/\/src\/engine\//)) return "engine outside a transaction (attempts, dispatch, publish)";
+    if (has(/\/src\/stores\/|\/unit-of-work\.ts|#runTransaction|#runUnit/))
+      return "units of work (engine and store inside a transaction)";
+    if (has(/\/src\/engine\//)) return "engine outside a unit (attempts, dispatch, publish)";
     return "other";
   };
   const kinds = new Map<string, number>();
