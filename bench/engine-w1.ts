@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startCpuProfile } from "./cpu-profiler.ts";
+import { cpuMs } from "./server-handle.ts";
 
 const args = process.argv.slice(2);
 const roundsAt = args.indexOf("--rounds");
@@ -23,12 +24,6 @@ const ROOTS =
   args.length > 1 ? args.slice(1).map((r) => resolve(r)) : [join(import.meta.dirname, "..")];
 const CAPACITY = 8;
 const IN_FLIGHT = 64;
-
-const threadCpuMs = (file: string) => {
-  const stat = readFileSync(file, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
 
 interface Round {
   root: string;
@@ -83,7 +78,7 @@ async function round(ROOT: string, profileFile?: string): Promise<Round> {
   const endProfile = profileFile ? await startCpuProfile(profileFile) : null;
   const main = `/proc/self/task/${process.pid}/stat`;
   const cpu0 = process.cpuUsage();
-  const main0 = threadCpuMs(main);
+  const main0 = cpuMs(process.pid, main);
   const t0 = performance.now();
   let next = 0;
   const lane = async () => {
@@ -101,7 +96,7 @@ async function round(ROOT: string, profileFile?: string): Promise<Round> {
   clearTimeout(timeout);
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  const mainMs = threadCpuMs(main) - main0;
+  const mainMs = cpuMs(process.pid, main) - main0;
   await endProfile?.();
   const steps = RUNS * 3;
   await engine.stop();
