@@ -20,6 +20,7 @@ import type { Store, StoreProbe, StoreWriter } from "../../engine/index.ts";
 import { type QueuedTransaction, TransactionQueue } from "../transaction-queue.ts";
 import type { CheckpointReport } from "./checkpointer.ts";
 import { type Connections, MEMORY, openConnections, type SqliteOptions } from "./connection.ts";
+import { flushing } from "./held-task.ts";
 import { MIGRATIONS, schemaVersion } from "./migrations.ts";
 import { prepareReads, type ReadQueries, SqliteReader } from "./reader.ts";
 import { prepareWrites, SqliteWriter, type WriteQueries } from "./writer.ts";
@@ -58,8 +59,8 @@ export class SqliteStore extends SqliteReader implements Store {
     super(reader === writer ? txReads : prepareReads(reader));
     this.path = path;
     this.#connections = connections;
-    this.#txReads = txReads;
     this.#writes = prepareWrites(writer);
+    this.#txReads = flushing(txReads, this.#writes.held);
     this.#begin = writer.prepare("BEGIN IMMEDIATE");
     this.#commit = writer.prepare("COMMIT");
     this.#rollback = writer.prepare("ROLLBACK");
@@ -121,6 +122,7 @@ export class SqliteStore extends SqliteReader implements Store {
     const tx = new SqliteWriter(this.#txReads, this.#writes);
     try {
       const value = await item.fn(tx);
+      tx.flush();
       this.#release.run();
       return { ok: true as const, value };
     } catch (error) {
@@ -143,6 +145,7 @@ export class SqliteStore extends SqliteReader implements Store {
     this.#writes.claims.index.drop();
     this.#writes.requests.drop();
     this.#writes.misc.drop();
+    this.#writes.held.drop();
   }
 
   /** The file's schema version, read on the read connection (fails once the store is closed). */
