@@ -14,8 +14,13 @@
 //   observability   src/observability (metrics, tracing, the engine's log lines), pino,
 //                   prom-client, OpenTelemetry's API
 //   V8 (program)    V8's own work the profiler charges to no function (compiling, mostly)
+//   peer's own code a peer's queue logic (BullMQ, msgpackr), in a peer worker's profile
+//                   (PEERS_PROFILE); its Redis protocol (ioredis) counts as HTTP, its step bodies
+//                   as engine
 //   other           anything else (src/lib, ...)
 // Idle time and the profiler's own stop (`dispatch` under node:inspector) are left out.
+
+import { readFileSync } from "node:fs";
 
 interface Frame {
   id: number;
@@ -40,6 +45,7 @@ const BUCKETS = [
   "node: timers, promises",
   "observability",
   "V8 (program)",
+  "peer's own code",
   "other",
 ] as const;
 type Bucket = (typeof BUCKETS)[number];
@@ -62,6 +68,9 @@ const BY_URL: Array<[RegExp, Bucket]> = [
     "observability",
   ],
   [/secure-json-parse/, "HTTP"],
+  [/\/bullmq\/|\/msgpackr/, "peer's own code"],
+  [/\/ioredis\/|redis-errors|cluster-key-slot|standard-as-callback/, "HTTP"],
+  [/\/bench\/peers\/worker\.ts/, "engine"],
 ];
 
 /** The frame's own bucket, or null when it takes its caller's (node itself, most natives). */
@@ -143,6 +152,21 @@ export function perRun(profile: Profile, runs: number, cpuUsPerRun?: number): Sp
 export function meanSplit(splits: readonly Split[]): Split {
   const at = (b: Bucket) => splits.reduce((sum, m) => sum + m.get(b)!, 0) / splits.length;
   return new Map(BUCKETS.map((b) => [b, at(b)]));
+}
+
+// As a command: µs per step of one profile (`thread CPU ms`: the thread CPU over its window).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [file, steps, cpuMs] = process.argv.slice(2);
+  if (!file || !steps) {
+    console.error("usage: profile-split.ts <file.cpuprofile> <steps> [thread CPU ms]");
+    process.exit(2);
+  }
+  const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
+  const n = Number(steps);
+  const cpuUs = cpuMs === undefined ? undefined : (Number(cpuMs) * 1000) / n;
+  for (const line of splitTable([file.split("/").pop()!], [perRun(profile, n, cpuUs)])) {
+    console.log(line.replace("per run", "per step"));
+  }
 }
 
 /** One row per bucket, one column per split: µs per run and share of the busy time. */

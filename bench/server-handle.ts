@@ -5,7 +5,15 @@
 // memory and lists every URL, and the session spreads the load round-robin over them. Every
 // child is tracked so the driver can end it on any exit path, and every wait here is bounded.
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { benchStore, freshPostgresUrl, postgresCpuMs, schemaBytes } from "./postgres-bench.ts";
@@ -50,6 +58,8 @@ export interface BenchServer {
    * both cores), in ms: what `mainThreadCpuMs` misses of the wall time besides being idle.
    */
   mainThreadWaitMs(): number;
+  /** CPU time so far per thread name (`/proc/<pid>/task/<tid>/comm`, summed over servers). */
+  threadsCpuMs(): Map<string, number>;
   /**
    * Bytes the server has sent to storage so far (`write_bytes` of /proc/<pid>/io: WAL frames
    * and checkpointed pages). It moves far less with machine load than any time does, so it
@@ -111,6 +121,38 @@ export function cpuMs(pid: number, file = `/proc/${pid}/stat`): number {
   // The command name (field 2) may hold spaces; the fields after its closing paren are fixed.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU time so far of each of a process's threads, by name (`main` for the main thread; below).
+ * A thread that exited is not counted.
+ */
+export function threadsCpuMs(pid: number, into = new Map<string, number>()): Map<string, number> {
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
+      // Node's threads keep the process's name (V8's helpers, libuv's pool, worker threads):
+      // they are told apart by their id's distance from the process's, which follows their
+      // creation (+2 to +5: V8's platform workers, GC and compiler helpers).
+      const name =
+        tid === String(pid) ? "main" : comm === "node" ? `node+${Number(tid) - pid}` : comm;
+      const ms = cpuMs(pid, `/proc/${pid}/task/${tid}/stat`);
+      into.set(name, (into.get(name) ?? 0) + ms);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return into;
+}
+
+/** `after - before` per thread name, largest first, as `name ms, ...` (ms rounded). */
+export function threadsDelta(before: Map<string, number>, after: Map<string, number>): string {
+  return [...after]
+    .map(([name, ms]) => [name, ms - (before.get(name) ?? 0)] as const)
+    .filter(([, ms]) => ms > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, ms]) => `${name} ${Math.round(ms)}`)
+    .join(", ");
 }
 
 /** Run-queue wait of a thread: field 2 of its schedstat, in nanoseconds. */
@@ -253,6 +295,11 @@ export async function startBenchServer(spec: ServerSpec): Promise<BenchServer> {
     cpuMs: () => sum(started, (pid) => cpuMs(pid)),
     mainThreadCpuMs: () => sum(started, (pid) => cpuMs(pid, `${main(pid)}/stat`)),
     mainThreadWaitMs: () => sum(started, (pid) => runQueueWaitMs(`${main(pid)}/schedstat`)),
+    threadsCpuMs: () => {
+      const into = new Map<string, number>();
+      for (const { pid } of started) threadsCpuMs(pid, into);
+      return into;
+    },
     diskBytes: () => sum(started, diskBytes),
     stop,
   };

@@ -8,12 +8,13 @@
 //             completes it (so delivered when that completion commits)
 //   bullmq    Queue.add; ends from QueueEvents `completed` of each run's last job
 // Every wait is bounded; `close` ends the worker process and the store.
-import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RunEnds } from "../completions.ts";
+import { startCpuProfile } from "../cpu-profiler.ts";
 import { freshPostgresUrl, postgresCpuMs } from "../postgres-bench.ts";
-import { cpuMs, waitExit } from "../server-handle.ts";
+import { cpuMs, threadsCpuMs, waitExit } from "../server-handle.ts";
 import { firstStep, type Peer, type WorkerSpec, type Workflow } from "./protocol.ts";
 import { startRedis } from "./redis.ts";
 
@@ -24,6 +25,8 @@ export interface PeerSession {
   peer: Peer;
   /** The worker process's CPU time so far (ms), and its peak RSS (MiB). */
   cpuMs(): number;
+  /** The worker process's CPU time so far by thread name. */
+  threadsCpuMs(): Map<string, number>;
   peakRssMib(): number;
   /** CPU time of the peer's store so far (the PostgreSQL cluster, or redis-server), ms. */
   storeCpuMs(): number;
@@ -250,6 +253,27 @@ async function bullmqProducer(port: number, s: SessionSpec, ends: RunEnds): Prom
   };
 }
 
+/**
+ * PEERS_PROFILE=1 (bench/results/profiles/) or a folder: per session, a CPU profile of the
+ * worker process (`peer-<peer>-<workflow>-worker.cpuprofile`, from ready to stop), one of this
+ * driver process while the session is open (`-producer`: the peer's client enqueueing and
+ * hearing run ends, besides the driver's own bookkeeping), and for BullMQ Redis's
+ * `INFO commandstats` and `INFO cpu` before it stops (`-redis.txt`).
+ */
+function profileBase(s: SessionSpec): string | null {
+  const raw = process.env.PEERS_PROFILE;
+  if (!raw) return null;
+  const dir = raw === "1" ? join(ROOT, "bench", "results", "profiles") : raw;
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `peer-${s.peer}-${s.workflow}`);
+}
+
+function redisStats(port: number, file: string): void {
+  const info = (section: string) =>
+    execFileSync("redis-cli", ["-p", String(port), "INFO", section], { encoding: "utf8" });
+  writeFileSync(file, `${info("cpu")}\n${info("commandstats")}`);
+}
+
 /** DBOS: shortest queue polling interval (its default is 1,000 ms). */
 const DBOS_POLL_MS = Number(process.env.PEERS_DBOS_POLL_MS ?? 20);
 
@@ -262,6 +286,7 @@ export async function openPeer(s: SessionSpec): Promise<PeerSession> {
     stack.length = 0;
   };
   if (redis) stack.push(redis.stop);
+  const profile = profileBase(s);
   try {
     const url = redis ? undefined : await freshDatabase(s.peer);
     const spec: WorkerSpec = {
@@ -272,11 +297,17 @@ export async function openPeer(s: SessionSpec): Promise<PeerSession> {
       width: s.width,
       sleepMs: s.sleepMs,
       dbosPollMs: DBOS_POLL_MS,
+      ...(profile ? { profileFile: `${profile}-worker.cpuprofile` } : {}),
     };
     const worker = await startWorker(spec, (line) => {
       if (line.end) ends.record(line.end, performance.now());
     });
     stack.push(worker.stop);
+    if (profile && redis) {
+      const port = redis.port;
+      stack.push(async () => redisStats(port, `${profile}-redis.txt`));
+    }
+    if (profile) stack.push(await startCpuProfile(`${profile}-producer.cpuprofile`));
     const producer =
       s.peer === "dbos"
         ? await dbosProducer(url!, s, ends)
@@ -289,6 +320,7 @@ export async function openPeer(s: SessionSpec): Promise<PeerSession> {
     return {
       peer: s.peer,
       cpuMs: () => cpuMs(worker.pid),
+      threadsCpuMs: () => threadsCpuMs(worker.pid),
       peakRssMib: () => readStatusMib(worker.pid, "VmHWM"),
       storeCpuMs: () => (redis ? cpuMs(redis.pid) : postgresCpuMs()),
       storeRssMib: () => (redis ? readStatusMib(redis.pid, "VmHWM") : null),

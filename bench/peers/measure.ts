@@ -5,6 +5,7 @@
 // redis-server) over the window; RSS is the worker process's peak.
 import { BLANK, type Figure, latencies, round } from "../figures.ts";
 import type { BenchOptions } from "../options.ts";
+import { threadsDelta } from "../server-handle.ts";
 import { wholeWaveIdealMs } from "../workloads/batch.ts";
 import { openPeer, type PeerSession, type SessionSpec } from "./drivers.ts";
 import type { Peer, Workflow } from "./protocol.ts";
@@ -76,7 +77,14 @@ async function pace(s: PeerSession, rate: number, count: number) {
 function usage(s: PeerSession) {
   const cpu = s.cpuMs();
   const store = s.storeCpuMs();
-  return () => ({ cpuMs: s.cpuMs() - cpu, storeCpuMs: s.storeCpuMs() - store });
+  const threads = s.threadsCpuMs();
+  const driver = process.cpuUsage();
+  return () => ({
+    driverCpuMs: (({ user, system }) => (user + system) / 1000)(process.cpuUsage(driver)),
+    cpuMs: s.cpuMs() - cpu,
+    storeCpuMs: s.storeCpuMs() - store,
+    threads: threadsDelta(threads, s.threadsCpuMs()),
+  });
 }
 
 async function batch(s: PeerSession, workload: PeerWorkload, sh: Shape, o: BenchOptions) {
@@ -85,7 +93,7 @@ async function batch(s: PeerSession, workload: PeerWorkload, sh: Shape, o: Bench
   await s.waitFor(sent.ids, o.timeoutMs);
   const lastEnd = Math.max(...sent.ids.map((id) => s.ended.get(id)!));
   const wallMs = lastEnd - sent.firstSentAt;
-  const { cpuMs, storeCpuMs } = used();
+  const { cpuMs, storeCpuMs, threads, driverCpuMs } = used();
   const steps = sh.runs * sh.steps;
   const figure: Figure = {
     workload,
@@ -95,6 +103,10 @@ async function batch(s: PeerSession, workload: PeerWorkload, sh: Shape, o: Bench
     runs: sh.runs,
     wall_ms: round(wallMs),
     server_cpu_pct: round((100 * cpuMs) / wallMs),
+    thread_cpu_ms: threads,
+    // The producer's and the end listener's CPU (the peer's client, in this process), not in
+    // cpu_ms_per_step (as our driver's is not in ours).
+    driver_cpu_pct: round((100 * driverCpuMs) / wallMs),
     store_cpu_pct: round((100 * storeCpuMs) / wallMs),
     cpu_ms_per_step: round((cpuMs + storeCpuMs) / steps),
     submit_ms: round(sent.lastAnsweredAt - sent.firstSentAt),

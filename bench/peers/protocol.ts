@@ -22,6 +22,11 @@ export interface WorkerSpec {
   sleepMs: number;
   /** DBOS: the queue's shortest polling interval. */
   dbosPollMs: number;
+  /**
+   * Write a CPU profile (bench/cpu-profiler.ts) of the worker from `ready` until it stops to
+   * this file (PEERS_PROFILE).
+   */
+  profileFile?: string;
 }
 
 /** The step a run of `workflow` starts with (the job the producer enqueues). */

@@ -11,6 +11,7 @@
 //   fan     spread -> 20 branches -> gather, the gather starting once all branches are done
 //   nap     one step sleeping `sleepMs`
 // and every step but nap does nothing but hand over to the next: the figures are the engines'.
+import { startCpuProfile } from "../cpu-profiler.ts";
 import { nextSteps, type Step, type WorkerSpec, type Workflow } from "./protocol.ts";
 
 const spec = JSON.parse(process.argv[2] ?? "{}") as WorkerSpec;
@@ -239,11 +240,13 @@ const PEERS = { graphile, pgboss, bullmq, dbos } as const;
 
 async function main() {
   const stop = await PEERS[spec.peer]();
+  const endProfile = spec.profileFile ? await startCpuProfile(spec.profileFile) : null;
   let stopping = false;
   const end = async () => {
     if (stopping) return;
     stopping = true;
     const force = setTimeout(() => process.exit(2), 10_000);
+    await endProfile?.();
     await stop().catch((err) => process.stderr.write(`stop: ${String(err)}\n`));
     clearTimeout(force);
     process.exit(0);

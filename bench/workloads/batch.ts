@@ -5,6 +5,7 @@ import { BLANK, type Figure, round } from "../figures.ts";
 import type { BenchOptions } from "../options.ts";
 import { benchStore } from "../postgres-bench.ts";
 import { cpuTimes } from "../quiet.ts";
+import { threadsDelta } from "../server-handle.ts";
 import { diagnostics, type Session, withSession } from "../session.ts";
 
 function cpuMsOf(usage: NodeJS.CpuUsage): number {
@@ -31,6 +32,8 @@ interface BatchResult {
   mainThreadCpuMs: number;
   /** Time the server's main thread was ready to run but waited for a CPU. */
   mainThreadWaitMs: number;
+  /** The server's CPU over the window by thread name (`threadsDelta`). */
+  threads: string;
   /** CPU time of the PostgreSQL cluster over the window (0 on SQLite). */
   storeCpuMs: number;
   /** CPU time of this driver (load generator and event-stream reader) over the window. */
@@ -53,6 +56,7 @@ async function runRound(s: Session, options: BenchOptions, batch: Batch): Promis
   const storeBefore = s.server.storeCpuMs();
   const mainBefore = s.server.mainThreadCpuMs();
   const waitBefore = s.server.mainThreadWaitMs();
+  const threadsBefore = s.server.threadsCpuMs();
   const driverBefore = process.cpuUsage();
   const machineBefore = cpuTimes().busy;
   const diskBefore = s.server.diskBytes();
@@ -68,6 +72,7 @@ async function runRound(s: Session, options: BenchOptions, batch: Batch): Promis
     mainThreadCpuMs: s.server.mainThreadCpuMs() - mainBefore,
     storeCpuMs: s.server.storeCpuMs() - storeBefore,
     mainThreadWaitMs: s.server.mainThreadWaitMs() - waitBefore,
+    threads: threadsDelta(threadsBefore, s.server.threadsCpuMs()),
     driverCpuMs: cpuMsOf(process.cpuUsage(driverBefore)),
     machineCpuMs: (cpuTimes().busy - machineBefore) * 10,
     diskBytes: s.server.diskBytes() - diskBefore,
@@ -112,6 +117,7 @@ function throughput(batch: Batch, r: BatchResult): Figure {
     server_cpu_pct: round((100 * r.cpuMs) / r.wallMs),
     main_thread_cpu_pct: round((100 * r.mainThreadCpuMs) / r.wallMs),
     main_thread_wait_pct: round((100 * r.mainThreadWaitMs) / r.wallMs),
+    thread_cpu_ms: r.threads,
     driver_cpu_pct: round((100 * r.driverCpuMs) / r.wallMs),
     machine_cpu_pct: round((100 * r.machineCpuMs) / r.wallMs),
     steps_per_cpu_s: round((batch.runs * batch.steps * 1000) / r.cpuMs),

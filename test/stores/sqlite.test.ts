@@ -19,7 +19,7 @@ import {
   UNITS_PER_COMMIT,
 } from "../../src/stores/sqlite/index.ts";
 import { StoreInUseError } from "../../src/stores/sqlite/serving-lock.ts";
-import { runInput, taskInput } from "./contract/fixtures.ts";
+import { requestInput, runInput, taskInput } from "./contract/fixtures.ts";
 import { storeContract } from "./contract.ts";
 
 const dirs: string[] = [];
@@ -58,6 +58,106 @@ describe("sqlite store", () => {
     const outside = new Database(path, { readonly: true });
     expect(outside.pragma("journal_mode", { simple: true })).toBe("wal");
     outside.close();
+  });
+
+  it("stales a request and reads an arrival stored before the store was opened", async () => {
+    const path = join(freshDir(), "store.db");
+    const first = await openSqliteStore(path);
+    const { run, task } = await first.transact(async (tx) => {
+      const run = await tx.insertRun(runInput());
+      const task = await tx.insertTask(taskInput(run.id));
+      // The writer learns which tasks are asking on its first stale, before this request.
+      await tx.staleRequests(task.id);
+      return { run, task };
+    });
+    const request = await first.transact((tx) => tx.insertRequest(requestInput(run.id, task.id)));
+    const arrival = {
+      run_id: run.id,
+      join: "merge",
+      fanout: task.id,
+      index: 0,
+      count: 2,
+      task_id: task.id,
+      key: null,
+      value: 1,
+      join_task: null,
+    };
+    await first.transact((tx) => tx.insertArrival(arrival));
+    await first.close();
+    const store = await openAt(path);
+    await store.transact((tx) => tx.staleRequests(task.id));
+    expect((await store.getRequest(request.id))!.stale).toBe(true);
+    // What the writer knows of the arrivals is read from the file too.
+    expect(await store.transact((tx) => tx.listArrivals(run.id))).toStrictEqual([arrival]);
+  });
+
+  it("writes a task inserted and claimed in one unit once, as a read answers it", async () => {
+    const path = join(freshDir(), "store.db");
+    const store = await openAt(path);
+    const run = await store.transact((tx) => tx.insertRun(runInput({ status: "running" })));
+    const wf = [run.workflow];
+    // The first claim loads the ready index; the later ones find it loaded.
+    await store.transact(async (tx) => tx.claimTasks(wf, 1, 5));
+    const readyCount = (db: Database.Database) =>
+      db.prepare("SELECT COUNT(*) FROM tasks WHERE status = 'ready'").pluck().get();
+    const { inserted, claimed, seen } = await store.transact(async (tx) => {
+      const inserted = await tx.insertTask(taskInput(run.id, { node: "b" }));
+      const [claimed] = await tx.claimTasks(wf, 1, 7);
+      return { inserted, claimed, seen: await tx.getTask(inserted.id) };
+    });
+    expect(claimed).toStrictEqual({ ...inserted, status: "in_progress", started: 7, claim: 1 });
+    expect(seen).toStrictEqual(claimed);
+    expect(await store.getTask(inserted.id)).toStrictEqual(claimed);
+    // Held, then written before another statement: a higher-priority task claimed instead.
+    const [later, first] = await store.transact(async (tx) => {
+      const later = await tx.insertTask(taskInput(run.id, { node: "c" }));
+      const first = await tx.insertTask(taskInput(run.id, { node: "d", priority: 5 }));
+      return [later, first];
+    });
+    expect(first.id).toBe(later.id + 1);
+    const both = await store.transact(async (tx) => {
+      const d = await tx.insertTask(taskInput(run.id, { node: "e", priority: -1 }));
+      return { d, got: await tx.claimTasks(wf, 2, 9) };
+    });
+    expect(both.got.map((t) => t.id)).toEqual([first.id, later.id]);
+    expect((await store.getTask(both.d.id))!.status).toBe("ready");
+    const outside = new Database(path, { readonly: true });
+    expect(readyCount(outside)).toBe(1);
+    outside.close();
+    // A claim that reloads the index (a move dropped it) writes the held task first.
+    const reloaded = await store.transact(async (tx) => {
+      await tx.moveRun(run.id, 0);
+      const f = await tx.insertTask(taskInput(run.id, { node: "f", priority: 9 }));
+      return { f, got: await tx.claimTasks(wf, 1, 11) };
+    });
+    expect(reloaded.got.map((t) => t.id)).toEqual([reloaded.f.id]);
+    expect((await store.getTask(reloaded.f.id))!.status).toBe("in_progress");
+  });
+
+  it("gives a held task's id back with its unit, and counts on after a batch insert", async () => {
+    const store = await openAt(join(freshDir(), "store.db"));
+    const run = await store.transact((tx) => tx.insertRun(runInput()));
+    const kept = await store.transact((tx) => tx.insertTask(taskInput(run.id)));
+    await expect(
+      store.transact(async (tx) => {
+        await tx.insertTask(taskInput(run.id));
+        throw new Error("undo");
+      }),
+    ).rejects.toThrow("undo");
+    const again = await store.transact((tx) => tx.insertTask(taskInput(run.id)));
+    expect(again.id).toBe(kept.id + 1);
+    const batch = await store.transact((tx) =>
+      tx.insertTasks([taskInput(run.id), taskInput(run.id)]),
+    );
+    expect(batch.map((t) => t.id)).toEqual([again.id + 1, again.id + 2]);
+    const next = await store.transact((tx) => tx.insertTask(taskInput(run.id)));
+    expect(next.id).toBe(again.id + 3);
+    expect((await store.listTasks({ run_id: run.id })).map((t) => t.id)).toEqual([
+      kept.id,
+      again.id,
+      ...batch.map((t) => t.id),
+      next.id,
+    ]);
   });
 
   it("keeps the page size of a file made with another one", async () => {

@@ -7,6 +7,7 @@
 import type Database from "better-sqlite3";
 import type { RunRecord, TaskRecord } from "../../engine/index.ts";
 import { runCodec, taskCodec } from "./columns.ts";
+import type { HeldTask } from "./held-task.ts";
 import { type IndexSource, ReadyIndex } from "./ready-index.ts";
 import { RecordQuery } from "./record-query.ts";
 import { runReads } from "./runs.ts";
@@ -35,14 +36,26 @@ export function claimWrites(db: Database.Database) {
   const index = new ReadyIndex(indexSource(db));
   return {
     index,
-    claim(workflows: readonly string[], limit: number, now: number): TaskRecord[] {
+    /**
+     * `held`: the task the unit inserted last, not yet written (held-task.ts). Claimed, it goes
+     * in claimed; any other claim, or reloading the index, writes it first.
+     */
+    claim(workflows: readonly string[], limit: number, now: number, held?: HeldTask): TaskRecord[] {
       if (workflows.length === 0 || !(limit >= 1)) return [];
       const n = Math.floor(limit);
       const out: TaskRecord[] = [];
       // A second round only after a row did not match, with the index reloaded.
       for (let round = 0; round < 2 && out.length < n; round++) {
         let mismatch = false;
+        if (!index.loaded) held?.flush();
         for (const task of index.take(workflows, n - out.length, now)) {
+          if (held !== undefined && task.id === held.id) {
+            const claimed = held.claim(now);
+            index.taskWritten({ ...claimed });
+            out.push(claimed);
+            continue;
+          }
+          held?.flush();
           if (take.run(now, task.id).changes === 1) {
             const claimed = { ...task, status: "in_progress" as const, started: now };
             claimed.claim += 1;

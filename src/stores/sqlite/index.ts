@@ -20,6 +20,7 @@ import type { Store, StoreProbe, StoreWriter } from "../../engine/index.ts";
 import { type QueuedTransaction, TransactionQueue } from "../transaction-queue.ts";
 import type { CheckpointReport } from "./checkpointer.ts";
 import { type Connections, MEMORY, openConnections, type SqliteOptions } from "./connection.ts";
+import { flushing } from "./held-task.ts";
 import { MIGRATIONS, schemaVersion } from "./migrations.ts";
 import { prepareReads, type ReadQueries, SqliteReader } from "./reader.ts";
 import { prepareWrites, SqliteWriter, type WriteQueries } from "./writer.ts";
@@ -58,8 +59,8 @@ export class SqliteStore extends SqliteReader implements Store {
     super(reader === writer ? txReads : prepareReads(reader));
     this.path = path;
     this.#connections = connections;
-    this.#txReads = txReads;
     this.#writes = prepareWrites(writer);
+    this.#txReads = flushing(txReads, this.#writes.held);
     this.#begin = writer.prepare("BEGIN IMMEDIATE");
     this.#commit = writer.prepare("COMMIT");
     this.#rollback = writer.prepare("ROLLBACK");
@@ -100,7 +101,7 @@ export class SqliteStore extends SqliteReader implements Store {
       // BEGIN or COMMIT failed (or SQLite aborted the transaction): nothing of it is durable,
       // and the rest of the batch fails with it, as a batch in one transaction would.
       if (writer.inTransaction) this.#rollback.run();
-      this.#writes.claims.index.drop();
+      this.#forget();
       for (let i = from; i < batch.length; i++) batch[i].reject(err);
       return batch.length;
     }
@@ -121,13 +122,15 @@ export class SqliteStore extends SqliteReader implements Store {
     const tx = new SqliteWriter(this.#txReads, this.#writes);
     try {
       const value = await item.fn(tx);
+      tx.flush();
       this.#release.run();
       return { ok: true as const, value };
     } catch (error) {
       // SQLite may have rolled the whole transaction back by itself (e.g. on SQLITE_FULL):
       // then the batch cannot commit and the caller sees the error through the commit path.
-      // The ready index followed the writes being undone: it is reloaded on the next claim.
-      this.#writes.claims.index.drop();
+      // The ready index, the asking tasks and whether any arrival is stored followed the writes
+      // being undone: they are read again on their next use.
+      this.#forget();
       if (!writer.inTransaction) throw error;
       this.#rollbackTo.run();
       this.#release.run();
@@ -135,6 +138,14 @@ export class SqliteStore extends SqliteReader implements Store {
     } finally {
       tx.end();
     }
+  }
+
+  /** Drops what the writer holds of the tables' state (after a rollback). */
+  #forget(): void {
+    this.#writes.claims.index.drop();
+    this.#writes.requests.drop();
+    this.#writes.misc.drop();
+    this.#writes.held.drop();
   }
 
   /** The file's schema version, read on the read connection (fails once the store is closed). */

@@ -34,6 +34,8 @@ VALUES (@workflow, @target, @pool, (SELECT COALESCE(MAX(seq), 0) + 1 FROM regist
 ON CONFLICT (workflow) DO UPDATE SET target = excluded.target, pool = excluded.pool
 RETURNING *`;
 
+const ANY_ARRIVAL = "SELECT EXISTS (SELECT 1 FROM arrivals)";
+
 const LIST_REGISTRATIONS = "SELECT * FROM registrations ORDER BY seq";
 
 const DELETE_REGISTRATION = "DELETE FROM registrations WHERE workflow = ?";
@@ -75,11 +77,22 @@ export function miscReads(db: Database.Database) {
 
 export function miscWrites(db: Database.Database) {
   const insertArrival = db.prepare<[Row]>(INSERT_ARRIVAL);
+  const anyArrival = db.prepare<[], number>(ANY_ARRIVAL).pluck();
+  // Whether the table holds an arrival at all, read on first use and set by the writer's own
+  // inserts: a store whose workflows never join (no arrival ever) settles a run without
+  // reading its arrivals. Deletes leave it true; a rolled-back unit forgets it (`drop`).
+  let arrivals: boolean | null = null;
   const setJoinTask = db.prepare<[Row]>(SET_JOIN_TASK);
   const put = new RecordQuery(db, PUT_REGISTRATION, registrationCodec);
   const remove = db.prepare<[string]>(DELETE_REGISTRATION);
   return {
+    /** Whether any arrival may be stored (false: none is). */
+    anyArrival: (): boolean => (arrivals ??= anyArrival.get() === 1),
+    drop(): void {
+      arrivals = null;
+    },
     insertArrival(arrival: ArrivalRecord): void {
+      arrivals = true;
       insertArrival.run({
         ...arrival,
         key: encodeValue("json", arrival.key),

@@ -56,6 +56,11 @@ export class ReadyIndex {
 
   constructor(private readonly source: IndexSource) {}
 
+  /** Whether it holds the tables' picture (else the next claim loads it). */
+  get loaded(): boolean {
+    return this.#loaded;
+  }
+
   /** Forgets everything; the next claim reloads from the tables. */
   drop(): void {
     this.#loaded = false;

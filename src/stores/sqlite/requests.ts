@@ -55,20 +55,48 @@ export function requestReads(db: Database.Database) {
 const STALE_REQUESTS = `UPDATE requests SET stale = 1
 WHERE task_id = @task_id AND ${PENDING} AND (@source IS NULL OR source = @source)`;
 
+// The tasks with pending requests, through `requests_pending` (few: people and agents asked).
+const ASKING_TASKS = `SELECT DISTINCT task_id FROM requests WHERE ${PENDING}`;
+
+const pending = (r: RequestRecord): boolean => r.answered_by === null && !r.stale;
+
+/**
+ * The writer's requests. `stale` runs after every attempt's outcome, and almost no attempt ever
+ * asked anything: the writer knows which tasks may have pending requests (`asking`, read from
+ * the table on first use and followed by its own inserts and updates, as the ready index is),
+ * and skips the UPDATE for any other task. It may name a task with none pending (an answered
+ * request keeps its task in it until the task's requests are staled), never the reverse;
+ * `drop` forgets it when a unit rolls back (the rows it followed may be undone), and the next
+ * `stale` reads it again.
+ */
 export function requestWrites(db: Database.Database) {
   const insert = new RecordQuery(db, INSERT_REQUEST, requestCodec);
   const stale = db.prepare(STALE_REQUESTS);
+  const askingTasks = db.prepare<[], number>(ASKING_TASKS).pluck();
   const patch = new PatchStatements(db, { table: "requests", codec: requestCodec, fixed: ["id"] });
+  let asking: Set<number> | null = null;
+  const follow = (request: RequestRecord): RequestRecord => {
+    if (asking !== null && pending(request)) asking.add(request.task_id);
+    return request;
+  };
   return {
     insert: (request: Omit<RequestRecord, "id">): RequestRecord =>
-      insert.get(requestCodec.encodeAll(request))!,
+      follow(insert.get(requestCodec.encodeAll(request))!),
     update(id: number, fields: Partial<Omit<RequestRecord, "id">>): RequestRecord {
       const request = patch.run(id, fields, "", {});
       if (request === null) throw new Error(`request ${id} not found`);
-      return request;
+      return follow(request);
     },
     stale(taskId: number, source?: RequestRecord["source"]): void {
+      asking ??= new Set(askingTasks.all());
+      if (!asking.has(taskId)) return;
       stale.run({ task_id: taskId, source: source ?? null });
+      // Every pending request of the task is stale now; with a source, others may be left.
+      if (source === undefined) asking.delete(taskId);
+    },
+    /** Forgets which tasks are asking (a unit rolled back); read again on the next `stale`. */
+    drop(): void {
+      asking = null;
     },
   };
 }

@@ -13,6 +13,7 @@ import {
 } from "../../engine/index.ts";
 import type { Row } from "./codec.ts";
 import { taskCodec } from "./columns.ts";
+import type { HeldTask } from "./held-task.ts";
 import { MultiRowInsert } from "./multi-row.ts";
 import { PatchStatements } from "./patch.ts";
 import { RecordQuery } from "./record-query.ts";
@@ -49,7 +50,7 @@ const HAS_OUTSTANDING = `SELECT
 // values bound, decoded as a read would (JSON columns parsed from the text stored), plus those
 // defaults (NEW_TASK_STATE, the same values) and the new rowid. Many tasks (a batch submit's
 // start tasks) go in with one multi-row INSERT per chunk (multi-row.ts), their ids consecutive.
-const TASK_COLUMNS = [
+export const TASK_COLUMNS = [
   "run_id",
   "node",
   "attempt",
@@ -117,6 +118,8 @@ export function taskWrites(db: Database.Database) {
       const values = INSERTION.encode(task);
       return stored(values, insertMany.run([values]));
     },
+    /** `insert`, held back until the unit's next statement (held-task.ts). */
+    hold: (task: NewTask, held: HeldTask): TaskRecord => held.hold(INSERTION.encode(task), stored),
     /** `insert` for each of `tasks`, in order (their ids ascend in that order). */
     insertMany(tasks: readonly NewTask[]): TaskRecord[] {
       const rows = tasks.map(INSERTION.encode);

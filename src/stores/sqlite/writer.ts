@@ -23,6 +23,7 @@ import type {
 import { chunkWrites } from "./chunks.ts";
 import { claimWrites } from "./claims.ts";
 import { eventWrites } from "./events.ts";
+import { HeldTask } from "./held-task.ts";
 import { idempotencyWrites } from "./idempotency.ts";
 import { logWrites } from "./log.ts";
 import { miscWrites } from "./misc.ts";
@@ -44,6 +45,7 @@ export function prepareWrites(db: Database.Database) {
     misc: miscWrites(db),
     idempotency: idempotencyWrites(db),
     schedules: scheduleWrites(db),
+    held: new HeldTask(db),
   };
 }
 
@@ -53,6 +55,7 @@ export class SqliteWriter extends SqliteReader implements StoreWriter {
   readonly #writes: WriteQueries;
   #live = true;
 
+  /** `reads`: the writer connection's, flushing `writes.held` before each use (held-task.ts). */
   constructor(reads: ReadQueries, writes: WriteQueries) {
     super(reads);
     this.#writes = writes;
@@ -62,15 +65,26 @@ export class SqliteWriter extends SqliteReader implements StoreWriter {
     this.#live = false;
   }
 
-  /** Every write goes through here. */
+  /** Writes the task held back, if any (before the unit's savepoint is released). */
+  flush(): void {
+    this.#writes.held.flush();
+  }
+
+  /** Every write goes through here (except a task's insert and a claim): the held task first. */
   get #w(): WriteQueries {
     if (!this.#live) throw new Error("store: transaction already finished");
+    this.#writes.held.flush();
     return this.#writes;
   }
 
   // The ready index (ready-index.ts) follows every write to runs and tasks made here.
   override async getRun(id: string): Promise<RunRecord | null> {
     return this.#writes.claims.index.run(id) ?? super.getRun(id);
+  }
+  override async listArrivals(runId: string, join?: string, fanout?: number) {
+    // A store whose workflows never joined has no arrival to read (a run's settling asks).
+    if (!this.#writes.misc.anyArrival()) return [];
+    return super.listArrivals(runId, join, fanout);
   }
   async insertRun(run: Omit<RunRecord, "position">): Promise<RunRecord> {
     const w = this.#w;
@@ -115,14 +129,17 @@ export class SqliteWriter extends SqliteReader implements StoreWriter {
     w.claims.index.drop();
     w.runs.removeMany(ids);
   }
+  // Held back (held-task.ts): the unit's next statement writes it, or its claim below.
   async insertTask(task: NewTask): Promise<TaskRecord> {
-    const w = this.#w;
-    const record = w.tasks.insert(task);
+    if (!this.#live) throw new Error("store: transaction already finished");
+    const w = this.#writes;
+    const record = w.tasks.hold(task, w.held);
     w.claims.index.taskWritten(record);
     return record;
   }
   async insertTasks(tasks: readonly NewTask[]): Promise<TaskRecord[]> {
     const w = this.#w;
+    w.held.forgetNextId();
     const records = w.tasks.insertMany(tasks);
     for (const record of records) w.claims.index.taskWritten(record);
     return records;
@@ -138,7 +155,8 @@ export class SqliteWriter extends SqliteReader implements StoreWriter {
     return record;
   }
   async claimTasks(workflows: readonly string[], limit: number, now: number) {
-    return this.#w.claims.claim(workflows, limit, now);
+    if (!this.#live) throw new Error("store: transaction already finished");
+    return this.#writes.claims.claim(workflows, limit, now, this.#writes.held);
   }
   async appendLog(entry: Omit<LogRecord, "id">): Promise<LogRecord> {
     return this.#w.log.appendLog(entry);

@@ -39,6 +39,36 @@ export function joinsContract(h: Harness): void {
     });
   });
 
+  it("reads, inside a unit, the arrivals stored before it and by it, not a rolled-back one's", async () => {
+    const run = await addRun(h.store);
+    const arrival = (index: number): ArrivalRecord => ({
+      run_id: run.id,
+      join: "merge",
+      fanout: 3,
+      index,
+      count: 2,
+      task_id: 1,
+      key: null,
+      value: index,
+      join_task: null,
+    });
+    expect(await h.store.transact((tx) => tx.listArrivals(run.id))).toEqual([]);
+    await expect(
+      h.store.transact(async (tx) => {
+        await tx.insertArrival(arrival(0));
+        expect(await tx.listArrivals(run.id)).toStrictEqual([arrival(0)]);
+        throw new Error("refused");
+      }),
+    ).rejects.toThrow("refused");
+    expect(await h.store.transact((tx) => tx.listArrivals(run.id))).toEqual([]);
+    const seen = await h.store.transact(async (tx) => {
+      await tx.insertArrival(arrival(1));
+      return tx.listArrivals(run.id);
+    });
+    expect(seen).toStrictEqual([arrival(1)]);
+    expect(await h.store.transact((tx) => tx.listArrivals(run.id))).toStrictEqual([arrival(1)]);
+  });
+
   describe("arrival tally", () => {
     it("counts arrivals of one (run, join, fanout), sees an index and the join task", async () => {
       const run = await addRun(h.store);

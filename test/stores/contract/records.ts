@@ -154,6 +154,13 @@ export function recordsContract(h: Harness): void {
         }),
       ).rejects.toThrow("refused");
       expect((await h.store.getRequest(elsewhere.id))!.stale).toBe(false);
+      // A later unit still finds it pending, and stales it.
+      await h.store.transact((tx) => tx.staleRequests(other.id));
+      expect((await h.store.getRequest(elsewhere.id))!.stale).toBe(true);
+      // A request made pending again by an update is staled with its task's.
+      await h.store.transact((tx) => tx.updateRequest(node.id, { stale: false }));
+      await h.store.transact((tx) => tx.staleRequests(task.id));
+      expect((await h.store.getRequest(node.id))!.stale).toBe(true);
     });
 
     it("filters by run, task and pending", async () => {
