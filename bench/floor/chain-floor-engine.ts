@@ -8,7 +8,9 @@ import { monotonicFactory } from "ulid";
 import type { FloorEvent, StoredEvent } from "./chain-floor-store.ts";
 
 export interface FloorStore {
-  transaction(fn: () => void): void;
+  /** Runs `fn`'s writes in one transaction; a store that commits asynchronously (PostgreSQL)
+   * answers a promise settled once the transaction is durable. */
+  transaction(fn: () => void): void | Promise<void>;
   insertRun(id: string, workflow: string, title: string, now: number): void;
   finishRun(id: string, now: number): void;
   insertTask(runId: string, node: string, payload: unknown, now: number): number;
@@ -38,12 +40,22 @@ export class ChainFloorEngine {
   #acks: Array<() => void> = [];
   #started: Attempt[] = [];
   #scheduled = false;
+  #committing = false;
   #position = 0;
+  readonly #batch: number;
 
-  constructor(store: FloorStore, capacity: number, publish: (events: StoredEvent[]) => void) {
+  /** `batch`: the most operations (a submit, a step's end) one transaction takes; 1 commits
+   * every operation on its own, the default takes all that are waiting (group commit). */
+  constructor(
+    store: FloorStore,
+    capacity: number,
+    publish: (events: StoredEvent[]) => void,
+    batch = Number.POSITIVE_INFINITY,
+  ) {
     this.#store = store;
     this.#free = capacity;
     this.#publish = publish;
+    this.#batch = batch;
   }
 
   /** Resolves with the run id once the run and its first task are committed. */
@@ -117,18 +129,20 @@ export class ChainFloorEngine {
 
   #later(op: (now: number) => void): void {
     this.#ops.push(op);
-    if (this.#scheduled) return;
+    if (this.#scheduled || this.#committing) return;
     this.#scheduled = true;
     setImmediate(this.#flush);
   }
 
+  // An asynchronous commit holds the next transaction back until it is durable: what arrives
+  // meanwhile waits in #ops and goes into the next one.
   readonly #flush = (): void => {
     this.#scheduled = false;
-    const ops = this.#ops;
-    this.#ops = [];
+    const ops = this.#ops.length > this.#batch ? this.#ops.splice(0, this.#batch) : this.#ops;
+    if (ops === this.#ops) this.#ops = [];
     const now = Date.now();
     let stored: StoredEvent[] = [];
-    this.#store.transaction(() => {
+    const committed = this.#store.transaction(() => {
       for (const op of ops) op(now);
       this.#claim(now);
       stored = this.#store.appendEvents(this.#events, now);
@@ -138,10 +152,28 @@ export class ChainFloorEngine {
     const started = this.#started;
     this.#acks = [];
     this.#started = [];
-    this.#publish(stored);
-    for (const ack of acks) ack();
-    for (const attempt of started) this.#run(attempt);
+    const release = () => {
+      this.#publish(stored);
+      for (const ack of acks) ack();
+      for (const attempt of started) this.#run(attempt);
+    };
+    if (!committed) {
+      this.#then(release);
+      return;
+    }
+    this.#committing = true;
+    committed.then(() => {
+      this.#committing = false;
+      this.#then(release);
+    });
   };
+
+  #then(release: () => void): void {
+    release();
+    if (this.#ops.length === 0 || this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(this.#flush);
+  }
 
   // The node body: an async function returning its input plus one.
   #run(attempt: Attempt): void {

@@ -2,7 +2,8 @@
 // (a JSON body with a string title; 201 with the run id once committed) and `GET /api/events`
 // (server-sent events, optionally filtered by `names`), each frame built once and written to
 // every matching subscriber, corked for the rest of the turn. Forked by bench/floor-w1.ts with
-// the store file as its argument (or `memory`: no store at all), it reports its port by IPC.
+// the store file as its argument (or `memory`: no store at all; bench/floor-pg.ts: a PostgreSQL
+// URL), it reports its port by IPC.
 import http from "node:http";
 import { ChainFloorEngine, type FloorStore } from "./chain-floor-engine.ts";
 import { ChainFloorStore, type StoredEvent } from "./chain-floor-store.ts";
@@ -72,9 +73,17 @@ function answer(res: http.ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-const file = process.argv[2] ?? "memory";
-const store = file === "memory" ? memoryStore() : new ChainFloorStore(file);
-const engine = new ChainFloorEngine(store, Number(process.argv[3] ?? 8), publish);
+// The store: `memory`, a PostgreSQL URL (bench/floor/pg-floor-store.ts) or a SQLite file; then the
+// pool's size and the most operations a transaction takes (default all waiting: group commit).
+const target = process.argv[2] ?? "memory";
+const store =
+  target === "memory"
+    ? memoryStore()
+    : target.startsWith("postgres")
+      ? await (await import("./pg-floor-store.ts")).PgFloorStore.fromTarget(target)
+      : new ChainFloorStore(target);
+const batch = Number(process.argv[4] ?? Number.POSITIVE_INFINITY);
+const engine = new ChainFloorEngine(store, Number(process.argv[3] ?? 8), publish, batch);
 const server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
   if (req.method === "POST" && req.url === "/api/workflows/chain3/runs") submit(engine, req, res);
   else if (req.method === "GET" && req.url?.startsWith("/api/events")) subscribe(req, res);

@@ -1,0 +1,43 @@
+// What bench/floor-pg.ts measured last, and the line bench/targets.ts prints from it: the
+// PostgreSQL floor's W1 steps/s over Yardmaster's on PostgreSQL and over graphile-worker's, in
+// the same run (issue 22 asks Yardmaster for 5x the best PostgreSQL peer).
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+export interface FloorPgResult {
+  at: string;
+  runs: number;
+  rows: Array<{
+    rep: number;
+    system: string;
+    stepsPerS: number;
+    serverMs: number;
+    pgMs: number;
+    load: number;
+    commits: number;
+    walSyncs: number;
+    walBytes: number;
+    commitMs?: number;
+    eventsPerCommit?: number;
+  }>;
+  /** Per repetition; null where one of the two was not measured. */
+  floorOverYardmaster: Array<number | null>;
+  floorOverGraphile: Array<number | null>;
+}
+
+export const FLOOR_PG_FILE = join(import.meta.dirname, "..", "results", "floor-pg.json");
+
+const range = (xs: Array<number | null>) => {
+  const got = xs.filter((x): x is number => x !== null);
+  if (got.length === 0) return "not measured";
+  return `${Math.min(...got)}-${Math.max(...got)}x`;
+};
+
+export function floorPgLine(file = FLOOR_PG_FILE): string {
+  const what = "PostgreSQL W1 floor steps/s / Yardmaster's, / graphile-worker's";
+  if (!existsSync(file)) return `${what}: not measured (bench/floor-pg.ts; a ceiling, no target)`;
+  const f = JSON.parse(readFileSync(file, "utf8")) as FloorPgResult;
+  const floors = f.rows.filter((r) => r.system === "floor").map((r) => r.stepsPerS);
+  const best = floors.length ? Math.max(...floors) : "-";
+  return `${what} (bench/floor-pg.ts, ${f.at}): ${range(f.floorOverYardmaster)}, ${range(f.floorOverGraphile)}; the floor's best ${best} steps/s (issue 22 asks Yardmaster for 5x the best peer)`;
+}
