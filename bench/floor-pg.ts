@@ -7,20 +7,19 @@
 //   floor-bare     the same with the SQLite floor's two indexes only;
 //   floor-step     the same as `floor`, one transaction per operation (a submit, a step's end);
 //   graphile       graphile-worker through bench/peers (`--peer`; needs bench/peers installed);
-//   commits        no engine: one connection committing one-row INSERTs back to back (commits/s,
-//                  the driver's CPU as the "server" CPU).
+//   commits        no engine: one connection committing one-row INSERTs back to back (its
+//                  "steps/s" are commits/s; the client's CPU is the driver's).
 // Per row: W1 steps/s, the server's (or worker's) CPU and the cluster's CPU per step, and the load
 // average before it. Writes bench/results/floor-pg.json (bench/targets.ts prints its last ratio).
 //   node --import tsx bench/floor-pg.ts [repetitions] [--peer] [--only floor,floor-step,...]
-import { type ChildProcess, fork } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { Completions, lastEnd, submitMany } from "./completions.ts";
 import type { Figure } from "./figures.ts";
-import { FLOOR_PG_FILE, type FloorPgResult } from "./floor/pg-floor-result.ts";
+import { forkFloorServer } from "./floor/pg-floor-fork.ts";
+import { FLOOR_PG_FILE, type FloorPgResult, type FloorPgRow } from "./floor/pg-floor-result.ts";
 import type { CommitStats } from "./floor/pg-floor-store.ts";
 import { HttpClient } from "./http-client.ts";
 import { readOptions } from "./options.ts";
@@ -39,23 +38,16 @@ const options = { ...readOptions(["W1"]), warm: false };
 const RUNS = options.w1.runs;
 const STEPS = RUNS * 3;
 
-interface Row {
-  system: System;
-  stepsPerS: number;
-  /** CPU ms per step: the server's (the worker's), the cluster's. */
-  serverMs: number;
-  pgMs: number;
-  load: number;
-  /** Per step, from the cluster's statistics over the whole session (start-up included). */
-  commits: number;
-  walSyncs: number;
-  walBytes: number;
-  /** The floor's own: its commits' mean latency and the events each carried. */
-  commitMs?: number;
-  eventsPerCommit?: number;
-}
+type Row = Omit<FloorPgRow, "rep" | "system"> & { system: System };
 
-type Measured = Pick<Row, "system" | "stepsPerS" | "serverMs" | "pgMs"> & { stats?: CommitStats };
+type Measured = Pick<Row, "system" | "stepsPerS" | "serverMs" | "pgMs" | "driverMs"> & {
+  stats?: CommitStats;
+};
+
+const usedMs = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
 
 /** The cluster's committed transactions and WAL flushes so far (pg_stat_database, pg_stat_wal). */
 async function counters() {
@@ -101,24 +93,14 @@ async function floor(system: System): Promise<Measured> {
   const { url } = await freshPostgresUrl();
   const target = system === "floor-bare" ? `${url}&floor_indexes=bare` : url;
   const batch = system === "floor-step" ? "1" : "Infinity";
-  const script = fileURLToPath(new URL("./floor/chain-floor-server.ts", import.meta.url));
-  const child: ChildProcess = fork(script, [target, String(options.w1.capacity), batch], {
-    execArgv: ["--import", "tsx"],
-  });
+  const { child, port } = await forkFloorServer([target, String(options.w1.capacity), batch]);
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("floor server did not start")), 30_000);
-      child.once("message", (m: { port: number }) => {
-        clearTimeout(timer);
-        resolve(m.port);
-      });
-      child.once("exit", (code) => reject(new Error(`floor server exited with ${code}`)));
-    });
     const base = `http://127.0.0.1:${port}`;
     const client = new HttpClient(base, { timeoutMs: 120_000 });
     const ends = await Completions.open(base);
     const cpu0 = cpuMs(child.pid!);
     const pg0 = postgresCpuMs();
+    const driver0 = process.cpuUsage();
     const sent = await submitMany(client, "chain3", RUNS, options.inFlight, () => "chain");
     const ids = [...sent.sentAt.keys()];
     await ends.waitFor(ids, options.timeoutMs);
@@ -128,6 +110,7 @@ async function floor(system: System): Promise<Measured> {
       stepsPerS: Math.round((STEPS * 1000) / wallMs),
       serverMs: (cpuMs(child.pid!) - cpu0) / STEPS,
       pgMs: (postgresCpuMs() - pg0) / STEPS,
+      driverMs: usedMs(driver0) / STEPS,
       stats: await new Promise<CommitStats>((resolve) => {
         child.once("message", (m: { stats: CommitStats }) => resolve(m.stats));
         child.send("floor-pg-stats");
@@ -150,6 +133,7 @@ function fromFigure(system: System, f: Figure): Measured {
     stepsPerS: n(f.steps_per_s),
     serverMs: share(f.server_cpu_pct),
     pgMs: share(f.store_cpu_pct),
+    driverMs: share(f.driver_cpu_pct),
   };
 }
 
@@ -199,11 +183,11 @@ async function commitLoop(): Promise<Measured> {
       await client.query({ name: "c", text: `INSERT INTO ${schema}.t VALUES ($1)`, values: [i] });
     }
     const wallMs = performance.now() - start;
-    const cpu = process.cpuUsage(cpu0);
     return {
       system: "commits",
       stepsPerS: Math.round((STEPS * 1000) / wallMs),
-      serverMs: (cpu.user + cpu.system) / 1000 / STEPS,
+      serverMs: 0,
+      driverMs: usedMs(cpu0) / STEPS,
       pgMs: (postgresCpuMs() - pg0) / STEPS,
       stats: { commits: STEPS, commitMs: wallMs, events: 0 },
     };
@@ -225,7 +209,7 @@ const fixed = (ms: number) => ms.toFixed(3);
 const show = (r: Row) =>
   console.log(
     `${r.system.padEnd(11)} ${String(r.stepsPerS).padStart(6)} steps/s  CPU ms/step: server ${fixed(r.serverMs)}` +
-      `  PostgreSQL ${fixed(r.pgMs)}  together ${fixed(r.serverMs + r.pgMs)}` +
+      `  PostgreSQL ${fixed(r.pgMs)}  together ${fixed(r.serverMs + r.pgMs)}  driver ${fixed(r.driverMs)}` +
       `  per step: ${r.commits.toFixed(2)} commits, ${r.walSyncs.toFixed(2)} WAL flushes,` +
       ` ${Math.round(r.walBytes)} WAL bytes` +
       (r.commitMs === undefined

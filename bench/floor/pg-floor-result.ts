@@ -4,22 +4,31 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
+/** One system's W1 round in one repetition. */
+export interface FloorPgRow {
+  rep: number;
+  system: string;
+  stepsPerS: number;
+  /** CPU ms per step: the server's (the worker's), the cluster's. */
+  serverMs: number;
+  pgMs: number;
+  /** The driver's CPU ms per step (HTTP client, event stream; the commit loop's client). */
+  driverMs: number;
+  /** The 1-minute load average before the round. */
+  load: number;
+  /** Per step, from the cluster's statistics over the whole session (start-up included). */
+  commits: number;
+  walSyncs: number;
+  walBytes: number;
+  /** The floor's own: its commits' mean latency (ms) and the events each carried. */
+  commitMs?: number;
+  eventsPerCommit?: number;
+}
+
 export interface FloorPgResult {
   at: string;
   runs: number;
-  rows: Array<{
-    rep: number;
-    system: string;
-    stepsPerS: number;
-    serverMs: number;
-    pgMs: number;
-    load: number;
-    commits: number;
-    walSyncs: number;
-    walBytes: number;
-    commitMs?: number;
-    eventsPerCommit?: number;
-  }>;
+  rows: FloorPgRow[];
   /** Per repetition; null where one of the two was not measured. */
   floorOverYardmaster: Array<number | null>;
   floorOverGraphile: Array<number | null>;
