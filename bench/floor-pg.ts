@@ -9,8 +9,9 @@
 //   graphile       graphile-worker through bench/peers (`--peer`; needs bench/peers installed);
 //   commits        no engine: one connection committing one-row INSERTs back to back (its
 //                  "steps/s" are commits/s; the client's CPU is the driver's).
-// Per row: W1 steps/s, the server's (or worker's) CPU and the cluster's CPU per step, and the load
-// average before it. Writes bench/results/floor-pg.json (bench/targets.ts prints its last ratio).
+// Per row: W1 steps/s, the server's (or worker's), the cluster's and the driver's CPU per step,
+// the cluster's commits and WAL flushes per step, and the load average and busy share before it
+// (BENCH_QUIET=0.5 BENCH_QUIET_WAIT_S=60: wait up to a minute for others to leave a core free). Writes bench/results/floor-pg.json (bench/targets.ts prints its last ratio).
 //   node --import tsx bench/floor-pg.ts [repetitions] [--peer] [--only floor,floor-step,...]
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -24,6 +25,7 @@ import type { CommitStats } from "./floor/pg-floor-store.ts";
 import { HttpClient } from "./http-client.ts";
 import { readOptions } from "./options.ts";
 import { freshPostgresUrl, postgresCpuMs, stopPostgresCluster } from "./postgres-bench.ts";
+import { waitForQuiet } from "./quiet.ts";
 import { measureWorkload } from "./run.ts";
 import { cpuMs, killAllServers } from "./server-handle.ts";
 
@@ -69,7 +71,9 @@ async function counters() {
 
 /** `system`'s row, with the cluster's counters per step around it: a backend reports its
  * statistics when it exits, so the second reading waits a moment after the session closed. */
-async function measured(system: System, load: number): Promise<Row> {
+async function measured(system: System): Promise<Row> {
+  const busy = await waitForQuiet(options.quietShare, options.quietWaitMs);
+  const load = loadavg()[0];
   const before = await counters();
   const row = await measure(system);
   await new Promise((r) => setTimeout(r, 1500));
@@ -77,12 +81,17 @@ async function measured(system: System, load: number): Promise<Row> {
   const per = (k: "commits" | "syncs" | "bytes") => (after[k] - before[k]) / STEPS;
   const { stats, ...figures } = row;
   const commit = stats?.commits
-    ? { commitMs: stats.commitMs / stats.commits, eventsPerCommit: stats.events / stats.commits }
+    ? {
+        buildMs: stats.buildMs / stats.commits,
+        commitMs: stats.commitMs / stats.commits,
+        eventsPerCommit: stats.events / stats.commits,
+      }
     : {};
   return {
     ...figures,
     ...commit,
     load,
+    busy,
     commits: per("commits"),
     walSyncs: per("syncs"),
     walBytes: per("bytes"),
@@ -189,7 +198,7 @@ async function commitLoop(): Promise<Measured> {
       serverMs: 0,
       driverMs: usedMs(cpu0) / STEPS,
       pgMs: (postgresCpuMs() - pg0) / STEPS,
-      stats: { commits: STEPS, commitMs: wallMs, events: 0 },
+      stats: { commits: STEPS, buildMs: 0, commitMs: wallMs, events: 0 },
     };
   } finally {
     await client.end();
@@ -214,9 +223,16 @@ const show = (r: Row) =>
       ` ${Math.round(r.walBytes)} WAL bytes` +
       (r.commitMs === undefined
         ? ""
-        : `; commit ${r.commitMs.toFixed(2)} ms, ${r.eventsPerCommit?.toFixed(1)} events each`) +
-      `  (load ${r.load.toFixed(2)})`,
+        : `; a commit: ${r.buildMs?.toFixed(2)} ms to build, ${r.commitMs.toFixed(2)} ms to answer, ${r.eventsPerCommit?.toFixed(1)} events`) +
+      `  (load ${r.load.toFixed(2)}, busy ${Math.round(r.busy * 100)}%)`,
   );
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    killAllServers();
+    stopPostgresCluster().finally(() => process.exit(130));
+  });
+}
 
 const rows: Array<Row & { rep: number }> = [];
 try {
@@ -224,7 +240,7 @@ try {
     console.log(`repetition ${rep}`);
     for (const system of picked) {
       try {
-        const row = { ...(await measured(system, loadavg()[0])), rep };
+        const row = { ...(await measured(system)), rep };
         rows.push(row);
         show(row);
       } catch (err) {

@@ -14,13 +14,16 @@ export interface FloorPgRow {
   pgMs: number;
   /** The driver's CPU ms per step (HTTP client, event stream; the commit loop's client). */
   driverMs: number;
-  /** The 1-minute load average before the round. */
+  /** The 1-minute load average before the round, and the share of both cores others kept busy
+   * just before it (bench/quiet.ts; BENCH_QUIET waits for a quieter moment). */
   load: number;
+  busy: number;
   /** Per step, from the cluster's statistics over the whole session (start-up included). */
   commits: number;
   walSyncs: number;
   walBytes: number;
-  /** The floor's own: its commits' mean latency (ms) and the events each carried. */
+  /** The floor's own, a commit's mean: its JavaScript (ms), its latency (ms) and its events. */
+  buildMs?: number;
   commitMs?: number;
   eventsPerCommit?: number;
 }

@@ -106,9 +106,11 @@ class Turn {
 /** What the floor's commits took, summed (the driver asks by IPC: `floor-pg-stats`). */
 export interface CommitStats {
   commits: number;
-  /** From sending a turn's statement to its answer (the commit durable). */
+  /** The turn's JavaScript: its operations, the claims, building and sending the statement. */
+  buildMs: number;
+  /** From the statement sent to its answer (the commit durable). */
   commitMs: number;
-  /** Operations (submits, steps' ends) the commits carried. */
+  /** Events the commits stored. */
   events: number;
 }
 
@@ -123,7 +125,7 @@ export class PgFloorStore implements FloorStore {
   #task = 0;
   #event = 0;
   #position = 0;
-  readonly #stats: CommitStats = { commits: 0, commitMs: 0, events: 0 };
+  readonly #stats: CommitStats = { commits: 0, buildMs: 0, commitMs: 0, events: 0 };
 
   private constructor(client: pg.Client) {
     this.#client = client;
@@ -155,13 +157,14 @@ export class PgFloorStore implements FloorStore {
   }
 
   transaction(fn: () => void): Promise<void> {
+    const start = performance.now();
     fn();
     const turn = this.#turn;
     this.#turn = new Turn();
-    return this.#commit(turn);
+    return this.#commit(turn, start);
   }
 
-  async #commit(t: Turn): Promise<void> {
+  async #commit(t: Turn, start: number): Promise<void> {
     const runs = [...t.runs.entries()];
     const tasks = [...t.tasks.values()];
     const moves = [...t.moves.entries()];
@@ -190,8 +193,10 @@ export class PgFloorStore implements FloorStore {
       t.events.map((e) => e.task_id),
       t.events.map((e) => JSON.stringify(e.data)),
     ];
+    const answer = this.#client.query({ name: "floor_turn", text: TURN, values });
     const sent = performance.now();
-    const { rows } = await this.#client.query({ name: "floor_turn", text: TURN, values });
+    this.#stats.buildMs += sent - start;
+    const { rows } = await answer;
     this.#stats.commits += 1;
     this.#stats.commitMs += performance.now() - sent;
     this.#stats.events += t.events.length;
