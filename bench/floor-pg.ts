@@ -11,7 +11,8 @@
 //                  "steps/s" are commits/s; the client's CPU is the driver's).
 // Per row: W1 steps/s, the server's (or worker's), the cluster's and the driver's CPU per step,
 // the cluster's commits and WAL flushes per step, and the load average and busy share before it
-// (BENCH_QUIET=0.5 BENCH_QUIET_WAIT_S=60: wait up to a minute for others to leave a core free). Writes bench/results/floor-pg.json (bench/targets.ts prints its last ratio).
+// (BENCH_QUIET=0.5 BENCH_QUIET_WAIT_S=60: wait up to a minute for others to leave a core free).
+// FLOOR_PG_PROFILE=<dir>: a V8 CPU profile of each floor server (bench/profile-summary.ts). Writes bench/results/floor-pg.json (bench/targets.ts prints its last ratio).
 //   node --import tsx bench/floor-pg.ts [repetitions] [--peer] [--only floor,floor-step,...]
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -127,6 +128,10 @@ async function floor(system: System): Promise<Measured> {
     };
     ends.close();
     client.close();
+    if (process.env.FLOOR_PG_PROFILE) {
+      child.send("floor-pg-exit");
+      await new Promise((r) => child.once("exit", r));
+    }
     return row;
   } finally {
     child.kill();

@@ -131,6 +131,8 @@ export class PgFloorStore implements FloorStore {
     this.#client = client;
     process.on("message", (m) => {
       if (m === "floor-pg-stats") process.send?.({ stats: this.#stats });
+      // A clean exit, so that `--cpu-prof` writes its profile (FLOOR_PG_PROFILE).
+      if (m === "floor-pg-exit") client.end().finally(() => process.exit(0));
     });
   }
 
