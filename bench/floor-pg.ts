@@ -6,6 +6,8 @@
 //                  event loop (group commit), Yardmaster's indexes on runs, tasks and events;
 //   floor-bare     the same with the SQLite floor's two indexes only;
 //   floor-step     the same as `floor`, one transaction per operation (a submit, a step's end);
+//   floor-2        the same as `floor`, two commits in flight (pg's pipeline mode): the next
+//                  turn is built and sent while one commits;
 //   graphile       graphile-worker through bench/peers (`--peer`; needs bench/peers installed);
 //   commits        no engine: one connection committing one-row INSERTs back to back (its
 //                  "steps/s" are commits/s; the client's CPU is the driver's).
@@ -33,7 +35,15 @@ import { cpuMs, killAllServers } from "./server-handle.ts";
 const args = process.argv.slice(2);
 const REPEAT = Number(args.find((a) => /^\d+$/.test(a)) ?? 3);
 const only = args.find((a) => a.startsWith("--only="))?.slice("--only=".length);
-const SYSTEMS = ["yardmaster", "floor", "floor-bare", "floor-step", "graphile", "commits"] as const;
+const SYSTEMS = [
+  "yardmaster",
+  "floor",
+  "floor-bare",
+  "floor-step",
+  "floor-2",
+  "commits",
+  "graphile",
+] as const;
 type System = (typeof SYSTEMS)[number];
 const picked = (only?.split(",") ?? SYSTEMS.filter((s) => s !== "graphile")) as System[];
 if (args.includes("--peer") && !picked.includes("graphile")) picked.push("graphile");
@@ -101,9 +111,16 @@ async function measured(system: System): Promise<Row> {
 
 async function floor(system: System): Promise<Measured> {
   const { url } = await freshPostgresUrl();
-  const target = system === "floor-bare" ? `${url}&floor_indexes=bare` : url;
+  const target =
+    system === "floor-bare"
+      ? `${url}&floor_indexes=bare`
+      : system === "floor-2"
+        ? `${url}&floor_pipeline=1`
+        : url;
   const batch = system === "floor-step" ? "1" : "Infinity";
-  const { child, port } = await forkFloorServer([target, String(options.w1.capacity), batch]);
+  const depth = system === "floor-2" ? "2" : "1";
+  const capacity = String(options.w1.capacity);
+  const { child, port } = await forkFloorServer([target, capacity, batch, depth]);
   try {
     const base = `http://127.0.0.1:${port}`;
     const client = new HttpClient(base, { timeoutMs: 120_000 });

@@ -40,22 +40,27 @@ export class ChainFloorEngine {
   #acks: Array<() => void> = [];
   #started: Attempt[] = [];
   #scheduled = false;
-  #committing = false;
+  #committing = 0;
   #position = 0;
   readonly #batch: number;
+  readonly #depth: number;
 
   /** `batch`: the most operations (a submit, a step's end) one transaction takes; 1 commits
-   * every operation on its own, the default takes all that are waiting (group commit). */
+   * every operation on its own, the default takes all that are waiting (group commit).
+   * `depth`: asynchronous commits in flight at once (the next built while one commits; they
+   * commit, and release, in the order they were built). */
   constructor(
     store: FloorStore,
     capacity: number,
     publish: (events: StoredEvent[]) => void,
     batch = Number.POSITIVE_INFINITY,
+    depth = 1,
   ) {
     this.#store = store;
     this.#free = capacity;
     this.#publish = publish;
     this.#batch = batch;
+    this.#depth = depth;
   }
 
   /** Resolves with the run id once the run and its first task are committed. */
@@ -129,13 +134,13 @@ export class ChainFloorEngine {
 
   #later(op: (now: number) => void): void {
     this.#ops.push(op);
-    if (this.#scheduled || this.#committing) return;
+    if (this.#scheduled || this.#committing >= this.#depth) return;
     this.#scheduled = true;
     setImmediate(this.#flush);
   }
 
-  // An asynchronous commit holds the next transaction back until it is durable: what arrives
-  // meanwhile waits in #ops and goes into the next one.
+  // An asynchronous commit holds the next transaction back until it is durable (or `depth` are in
+  // flight): what arrives meanwhile waits in #ops and goes into the next one.
   readonly #flush = (): void => {
     this.#scheduled = false;
     const ops = this.#ops.length > this.#batch ? this.#ops.splice(0, this.#batch) : this.#ops;
@@ -161,9 +166,9 @@ export class ChainFloorEngine {
       this.#then(release);
       return;
     }
-    this.#committing = true;
+    this.#committing += 1;
     committed.then(() => {
-      this.#committing = false;
+      this.#committing -= 1;
       this.#then(release);
     });
   };

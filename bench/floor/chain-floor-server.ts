@@ -74,7 +74,8 @@ function answer(res: http.ServerResponse, status: number, body: unknown): void {
 }
 
 // The store: `memory`, a PostgreSQL URL (bench/floor/pg-floor-store.ts) or a SQLite file; then the
-// pool's size and the most operations a transaction takes (default all waiting: group commit).
+// pool's size, the most operations a transaction takes (default all waiting: group commit) and
+// the commits in flight at once (default 1).
 const target = process.argv[2] ?? "memory";
 const store =
   target === "memory"
@@ -83,7 +84,8 @@ const store =
       ? await (await import("./pg-floor-store.ts")).PgFloorStore.fromTarget(target)
       : new ChainFloorStore(target);
 const batch = Number(process.argv[4] ?? Number.POSITIVE_INFINITY);
-const engine = new ChainFloorEngine(store, Number(process.argv[3] ?? 8), publish, batch);
+const depth = Number(process.argv[5] ?? 1);
+const engine = new ChainFloorEngine(store, Number(process.argv[3] ?? 8), publish, batch, depth);
 const server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
   if (req.method === "POST" && req.url === "/api/workflows/chain3/runs") submit(engine, req, res);
   else if (req.method === "GET" && req.url?.startsWith("/api/events")) subscribe(req, res);

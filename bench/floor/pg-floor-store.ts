@@ -117,6 +117,8 @@ export interface CommitStats {
 export interface PgFloorOptions {
   /** Only the SQLite floor's two indexes (`tasks_run`, `events_run`) besides the keys. */
   bare?: boolean;
+  /** pg's pipeline mode (for more than one commit in flight). */
+  pipeline?: boolean;
 }
 
 export class PgFloorStore implements FloorStore {
@@ -138,20 +140,22 @@ export class PgFloorStore implements FloorStore {
 
   /**
    * Connects to `target` (a PostgreSQL URL whose `schema` names the new schema to create the
-   * tables in, as Yardmaster's store URLs do; `floor_indexes=bare` for `bare`).
+   * tables in, as Yardmaster's store URLs do; `floor_indexes=bare` for `bare`,
+   * `floor_pipeline=1` for `pipeline`).
    */
   static fromTarget(target: string): Promise<PgFloorStore> {
     const url = new URL(target);
     const schema = url.searchParams.get("schema") ?? "floor";
     const bare = url.searchParams.get("floor_indexes") === "bare";
-    url.searchParams.delete("schema");
-    url.searchParams.delete("floor_indexes");
-    return PgFloorStore.open(url.toString(), schema, { bare });
+    const pipeline = url.searchParams.get("floor_pipeline") === "1";
+    for (const key of ["schema", "floor_indexes", "floor_pipeline"]) url.searchParams.delete(key);
+    return PgFloorStore.open(url.toString(), schema, { bare, pipeline });
   }
 
   /** Connects to `url` and creates the floor's tables in a new schema `schema`. */
   static async open(url: string, schema: string, options: PgFloorOptions = {}) {
-    const client = new pg.Client({ connectionString: url });
+    // Pipeline mode: a commit built while another is in flight goes out at once.
+    const client = new pg.Client({ connectionString: url, pipeline: options.pipeline });
     await client.connect();
     await client.query(`CREATE SCHEMA ${schema}; SET search_path TO ${schema}`);
     await client.query(options.bare ? SCHEMA : SCHEMA + YARDMASTER_INDEXES);
