@@ -46,10 +46,10 @@ const range = (xs: Array<number | null>) => {
 };
 
 export function floorPgLine(file = FLOOR_PG_FILE): string {
-  const what = "PostgreSQL W1 floor steps/s / Yardmaster's, / graphile-worker's";
+  const what = "PostgreSQL W1, the floor's steps/s";
   if (!existsSync(file)) return `${what}: not measured (bench/floor-pg.ts; a ceiling, no target)`;
   const f = JSON.parse(readFileSync(file, "utf8")) as FloorPgResult;
   const floors = f.rows.filter((r) => r.system === "floor").map((r) => r.stepsPerS);
   const best = floors.length ? Math.max(...floors) : "-";
-  return `${what} (bench/floor-pg.ts, ${f.at}): ${range(f.floorOverYardmaster)}, ${range(f.floorOverGraphile)}; the floor's best ${best} steps/s (issue 22 asks Yardmaster for 5x the best peer)`;
+  return `${what} (bench/floor-pg.ts, ${f.at}): best ${best}, ${range(f.floorOverYardmaster)} Yardmaster's, ${range(f.floorOverGraphile)} graphile-worker's (issue 22 asks Yardmaster for 5x the best peer)`;
 }
