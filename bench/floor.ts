@@ -1,21 +1,8 @@
-// What this machine allows W1 and W3 at all: the same driver (the workload's runs submitted with
-// BENCH_IN_FLIGHT in flight, ends seen on the event stream, a cold and, unless BENCH_WARM=0, a
-// warm round per server) against
-//   yardmaster    the real server (bench/server-handle.ts), on the workload's pool;
-//   floor         bench/floor/: the least engine that keeps the workload's durable promises, on
-//                 node:http and a SQLite file with nothing but the rows and events Yardmaster
-//                 stores for it;
-//   floor-memory  the same floor without any store: the HTTP and engine work alone.
-// The three are interleaved, so a slower host shows in all of them. BENCH_PROFILE=1 writes a CPU
-// profile of each server's serving window to bench/results/profiles/floor-<W>-<server>-<rep>
-// and prints the three side by side; its ratios are not written for bench/targets.ts.
-//   node --import tsx bench/floor.ts [W1] [W3] [repetitions]     (both, 2 repetitions)
-import { type ChildProcess, fork } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Completions, lastEnd, submitMany } from "./completions.ts";
+import { forkFloorServer } from "./floor/floor-fork.ts";
 import { HttpClient } from "./http-client.ts";
 import { type BenchOptions, readOptions } from "./options.ts";
 import { meanSplit, perRun, type Split, splitTable } from "./profile-split.ts";
@@ -95,21 +82,11 @@ async function yardmaster(w: Workload, o: BenchOptions, rep: number): Promise<Ro
 
 async function floor(w: Workload, o: BenchOptions, rep: number, durable: boolean) {
   const dir = mkdtempSync(join(tmpdir(), "ym-floor-"));
-  const script = fileURLToPath(new URL("./floor/floor-server.ts", import.meta.url));
   const target = durable ? join(dir, "floor.db") : "memory";
   const profile = profileFile(o, w, durable ? "floor" : "floor-memory", rep);
   const env = { ...process.env, FLOOR_PROFILE_FILE: profile ?? "" };
-  const args = [target, String(w.capacity)];
-  const child: ChildProcess = fork(script, args, { execArgv: ["--import", "tsx"], env });
+  const { child, port } = await forkFloorServer([target, String(w.capacity)], env);
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("floor server did not start")), 20_000);
-      child.once("message", (m: { port: number }) => {
-        clearTimeout(timer);
-        resolve(m.port);
-      });
-      child.once("exit", (code) => reject(new Error(`floor server exited with ${code}`)));
-    });
     const base = `http://127.0.0.1:${port}`;
     const client = new HttpClient(base, { timeoutMs: 60_000 });
     const ends = await Completions.open(base);

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Figure } from "./figures.ts";
+import { floorPgLine } from "./floor/pg-floor-result.ts";
 import { type PeerRow, peerRatios, ratioLines } from "./peers/ratios.ts";
 
 /** What bench/submit-cost.ts measured last: CPU per run of single and batch submits, by round. */
@@ -148,7 +149,7 @@ export function targetLines(figures: readonly Figure[]): string[] {
     lines.push(`  ${t.what}: ${shown} (target ${t.goal})${verdict}`);
   }
   lines.push(`  ${submitCostLine()}`);
-  for (const line of [floorLine("W1"), floorLine("W3"), ...peerTargetLines()])
+  for (const line of [floorLine("W1"), floorLine("W3"), floorPgLine(), ...peerTargetLines()])
     lines.push(`  ${line}`);
   return lines;
 }

@@ -8,7 +8,9 @@ import { monotonicFactory } from "ulid";
 import type { FloorEvent, StoredEvent } from "./floor-store.ts";
 
 export interface FloorStore {
-  transaction(fn: () => void): void;
+  /** Runs `fn`'s writes in one transaction; a store that commits asynchronously (PostgreSQL)
+   * answers a promise settled once the transaction is durable. */
+  transaction(fn: () => void): void | Promise<void>;
   insertRun(id: string, workflow: string, title: string, now: number): void;
   finishRun(id: string, now: number): void;
   insertTask(runId: string, node: string, payload: unknown, now: number): number;
@@ -62,18 +64,29 @@ export class FloorEngine {
   #acks: Array<() => void> = [];
   #started: Attempt[] = [];
   #scheduled = false;
+  #committing = 0;
   #position = 0;
+  readonly #batch: number;
+  readonly #depth: number;
 
+  /** `batch`: the most operations (a submit, a step's end) one transaction takes; 1 commits
+   * every operation on its own, the default takes all that are waiting (group commit).
+   * `depth`: asynchronous commits in flight at once (the next built while one commits; they
+   * commit, and release, in the order they were built). */
   constructor(
     store: FloorStore,
     workflows: readonly FloorWorkflow[],
     capacity: number,
     publish: (events: StoredEvent[]) => void,
+    batch = Number.POSITIVE_INFINITY,
+    depth = 1,
   ) {
     this.store = store;
     this.#workflows = new Map(workflows.map((w) => [w.name, w]));
     this.#free = capacity;
     this.#publish = publish;
+    this.#batch = batch;
+    this.#depth = depth;
   }
 
   has(workflow: string): boolean {
@@ -152,18 +165,20 @@ export class FloorEngine {
 
   #later(op: (now: number) => void): void {
     this.#ops.push(op);
-    if (this.#scheduled) return;
+    if (this.#scheduled || this.#committing >= this.#depth) return;
     this.#scheduled = true;
     setImmediate(this.#flush);
   }
 
+  // An asynchronous commit holds the next transaction back until it is durable (or `depth` are in
+  // flight): what arrives meanwhile waits in #ops and goes into the next one.
   readonly #flush = (): void => {
     this.#scheduled = false;
-    const ops = this.#ops;
-    this.#ops = [];
+    const ops = this.#ops.length > this.#batch ? this.#ops.splice(0, this.#batch) : this.#ops;
+    if (ops === this.#ops) this.#ops = [];
     const now = Date.now();
     let stored: StoredEvent[] = [];
-    this.store.transaction(() => {
+    const committed = this.store.transaction(() => {
       for (const op of ops) op(now);
       this.#claim(now);
       stored = this.store.appendEvents(this.#events, now);
@@ -173,10 +188,28 @@ export class FloorEngine {
     const started = this.#started;
     this.#acks = [];
     this.#started = [];
-    this.#publish(stored);
-    for (const ack of acks) ack();
-    for (const attempt of started) this.#run(attempt);
+    const release = () => {
+      this.#publish(stored);
+      for (const ack of acks) ack();
+      for (const attempt of started) this.#run(attempt);
+    };
+    if (!committed) {
+      this.#then(release);
+      return;
+    }
+    this.#committing += 1;
+    committed.then(() => {
+      this.#committing -= 1;
+      this.#then(release);
+    });
   };
+
+  #then(release: () => void): void {
+    release();
+    if (this.#ops.length === 0 || this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(this.#flush);
+  }
 
   #run(attempt: Attempt): void {
     attempt.workflow.body(attempt).then((output) =>

@@ -2,8 +2,8 @@
 // the floor's workflows (a JSON body with a string title; 201 with the run id once committed)
 // and `GET /api/events` (server-sent events, optionally filtered by `names`), a frame built once
 // for an event some subscriber takes and written to each of them, corked for the turn. Forked by
-// bench/floor.ts with the store file (or `memory`: no store at all) and the pool's capacity as
-// its arguments, it reports its port by IPC. FLOOR_PROFILE_FILE: a CPU profile of the serving
+// bench/floor.ts with the store file (or `memory`: no store at all; bench/floor-pg.ts: a
+// PostgreSQL URL) and the pool's capacity as its arguments, it reports its port by IPC. FLOOR_PROFILE_FILE: a CPU profile of the serving
 // window, as BENCH_PROFILE takes of the real server (bench/cpu-profiler.ts).
 import http from "node:http";
 import { startCpuProfile } from "../cpu-profiler.ts";
@@ -89,9 +89,20 @@ function answer(res: http.ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-const file = process.argv[2] ?? "memory";
-const store = file === "memory" ? memoryStore() : new FloorSqliteStore(file);
-const engine = new FloorEngine(store, FLOOR_WORKFLOWS, Number(process.argv[3] ?? 8), publish);
+// The store: `memory`, a PostgreSQL URL (bench/floor/pg-floor-store.ts, W1 only) or a SQLite
+// file; then the pool's size, the most operations a transaction takes (default all waiting:
+// group commit) and the commits in flight at once (default 1).
+const target = process.argv[2] ?? "memory";
+const store =
+  target === "memory"
+    ? memoryStore()
+    : target.startsWith("postgres")
+      ? await (await import("./pg-floor-store.ts")).PgFloorStore.fromTarget(target)
+      : new FloorSqliteStore(target);
+const batch = Number(process.argv[4] ?? Number.POSITIVE_INFINITY);
+const depth = Number(process.argv[5] ?? 1);
+const capacity = Number(process.argv[3] ?? 8);
+const engine = new FloorEngine(store, FLOOR_WORKFLOWS, capacity, publish, batch, depth);
 const server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
   const workflow = req.method === "POST" ? RUNS.exec(req.url ?? "")?.[1] : undefined;
   if (workflow && engine.has(workflow)) submit(workflow, req, res);
