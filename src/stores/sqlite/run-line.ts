@@ -38,9 +38,12 @@ export class RunLine {
     this.#down(0);
   }
 
+  /** Drops the stale entries and rebuilds the heap from the rest, in linear time. */
   #sweep(): void {
-    const kept = this.#heap.filter(live).sort((a, b) => a.position - b.position);
-    this.#heap = kept; // a sorted array is a valid min-heap
+    const kept = this.#heap.filter(live);
+    if (kept.length === this.#heap.length) return; // nothing stale: still a heap
+    this.#heap = kept;
+    for (let i = (kept.length >> 1) - 1; i >= 0; i--) this.#down(i);
   }
 
   #up(i: number): void {
