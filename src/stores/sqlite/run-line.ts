@@ -40,8 +40,8 @@ export class RunLine {
 
   /** Drops the stale entries and rebuilds the heap from the rest, in linear time. */
   #sweep(): void {
+    if (this.#heap.every(live)) return; // nothing stale: still a heap
     const kept = this.#heap.filter(live);
-    if (kept.length === this.#heap.length) return; // nothing stale: still a heap
     this.#heap = kept;
     for (let i = (kept.length >> 1) - 1; i >= 0; i--) this.#down(i);
   }
