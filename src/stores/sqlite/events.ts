@@ -3,7 +3,6 @@
 import type Database from "better-sqlite3";
 import type { EventQuery, EventRecord, NewEvent } from "../../engine/index.ts";
 import { eventCodec } from "./columns.ts";
-import { jsonCopy } from "./json-copy.ts";
 import { RecordQuery } from "./record-query.ts";
 
 // A unit's events go in with one multi-row INSERT per chunk, and are not read back: there is
@@ -72,8 +71,7 @@ export function eventWrites(db: Database.Database) {
     }
     const last = Number(insert(to - from).run(params).lastInsertRowid);
     const first = last - (to - from) + 1;
-    // What was stored, as a read would answer it (data through JSON, like the column: copied
-    // when it is plain JSON, json-copy.ts).
+    // What was stored, as a read would answer it (data through JSON, like the column).
     for (let i = from; i < to; i++) {
       const event = events[i]!;
       out.push({
@@ -81,7 +79,7 @@ export function eventWrites(db: Database.Database) {
         name: event.name,
         run_id: event.run_id ?? null,
         task_id: event.task_id ?? null,
-        data: jsonCopy(event.data ?? null, texts[i - from]!) as EventRecord["data"],
+        data: JSON.parse(texts[i - from]!),
         created: now,
       });
     }

@@ -247,7 +247,7 @@ export function runWrites(db: Database.Database) {
   return {
     insert(run: Omit<RunRecord, "position">): RunRecord {
       const values = INSERTION.encode(run);
-      return INSERTION.stored(values, insert.get(values)!, NO_REST, run);
+      return INSERTION.stored(values, insert.get(values)!, NO_REST);
     },
     /** `insert` for each of `runs`, in order, at consecutive positions after the list's end. */
     insertMany(runs: ReadonlyArray<Omit<RunRecord, "position">>): RunRecord[] {
@@ -258,9 +258,7 @@ export function runWrites(db: Database.Database) {
         return values;
       });
       insertMany.run(rows);
-      return rows.map((values, i) =>
-        INSERTION.stored(values, values[RUN_COLUMNS.length], NO_REST, runs[i]!),
-      );
+      return rows.map((values) => INSERTION.stored(values, values[RUN_COLUMNS.length], NO_REST));
     },
     /** `known`: the row as it stands, when the caller holds it; then it is not read back. */
     update(

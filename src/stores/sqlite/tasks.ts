@@ -102,8 +102,8 @@ export function taskReads(db: Database.Database) {
 }
 
 /** The record of a row just inserted from `values`. */
-const stored = (values: readonly unknown[], id: number, task: NewTask): TaskRecord =>
-  INSERTION.stored(values, id, NEW_TASK_STATE, task);
+const stored = (values: readonly unknown[], id: number): TaskRecord =>
+  INSERTION.stored(values, id, NEW_TASK_STATE);
 
 export function taskWrites(db: Database.Database) {
   const insertMany = new MultiRowInsert(db, "tasks", TASK_COLUMNS);
@@ -115,13 +115,13 @@ export function taskWrites(db: Database.Database) {
   return {
     insert(task: NewTask): TaskRecord {
       const values = INSERTION.encode(task);
-      return stored(values, insertMany.run([values]), task);
+      return stored(values, insertMany.run([values]));
     },
     /** `insert` for each of `tasks`, in order (their ids ascend in that order). */
     insertMany(tasks: readonly NewTask[]): TaskRecord[] {
       const rows = tasks.map(INSERTION.encode);
       const first = insertMany.run(rows) - rows.length + 1;
-      return rows.map((values, i) => stored(values, first + i, tasks[i]!));
+      return rows.map((values, i) => stored(values, first + i));
     },
     /** `known`: the row as it stands, when the caller holds it; then it is not read back. */
     update(
