@@ -8,8 +8,9 @@
 // what the HTTP layer alone costs on this machine. The first round is cold (V8 still compiling);
 // the later ones are the steady state. "yardmaster batch": the same server and runs, submitted
 // through the batch endpoint (`POST /api/workflows/{name}/runs/batch`) 1,000 runs per request,
-// on a second fresh server: its CPU per run beside the single submit's, cold round against cold
-// round and warm (the median of the later rounds) against warm, is what a bulk producer saves.
+// on a second fresh server started beside the first, their rounds alternating: its CPU per run
+// beside the single submit's, cold round against cold round and warm (the median of the later
+// rounds) against warm, is what a bulk producer saves.
 // The ratios go to bench/results/submit-cost.json, which `npm run bench` shows under its targets.
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -30,26 +31,30 @@ const FLOOR_PORT = 18_598;
 
 const BATCH = 1_000;
 
-async function rounds(
+/** One round: `SUBMITS` runs, singly with 64 in flight or in batches; answers CPU µs per run. */
+async function round(
   name: string,
+  n: number,
   client: HttpClient,
   cpu: () => number,
   batched = false,
-): Promise<number[]> {
+): Promise<number> {
+  const before = cpu();
+  const sent = batched
+    ? await submitBatches(client, "nap", SUBMITS, BATCH, () => "chain")
+    : await submitMany(client, "nap", SUBMITS, 64, () => "chain");
+  const wall = sent.lastAnsweredAt - sent.firstSentAt;
+  const perSubmit = ((cpu() - before) * 1000) / SUBMITS;
+  const rate = Math.round((SUBMITS * 1000) / wall);
+  console.log(
+    `${name.padEnd(16)} round ${n}: ${rate} submits/s, ${perSubmit.toFixed(0)} µs CPU each`,
+  );
+  return perSubmit;
+}
+
+async function rounds(name: string, client: HttpClient, cpu: () => number): Promise<number[]> {
   const costs: number[] = [];
-  for (let round = 1; round <= ROUNDS; round++) {
-    const before = cpu();
-    const sent = batched
-      ? await submitBatches(client, "nap", SUBMITS, BATCH, () => "chain")
-      : await submitMany(client, "nap", SUBMITS, 64, () => "chain");
-    const wall = sent.lastAnsweredAt - sent.firstSentAt;
-    const perSubmit = ((cpu() - before) * 1000) / SUBMITS;
-    const rate = Math.round((SUBMITS * 1000) / wall);
-    console.log(
-      `${name.padEnd(15)} round ${round}: ${rate} submits/s, ${perSubmit.toFixed(0)} µs CPU each`,
-    );
-    costs.push(perSubmit);
-  }
+  for (let n = 1; n <= ROUNDS; n++) costs.push(await round(name, n, client, cpu));
   return costs;
 }
 
@@ -95,15 +100,23 @@ if (process.argv.includes("--floor")) {
   // path) and its queue starts empty: cold against cold, warm against warm.
   const options = readOptions([]);
   const spec = { pools: { bench: 1 }, workflows: { nap: "bench" } };
-  const single = await withSession({ ...spec, ...diagnostics(options, "submit-single") }, (s) =>
-    rounds("yardmaster", s.client, () => s.server.cpuMs()),
+  // Both servers run side by side and their rounds alternate (single, batch, single, ...), so
+  // a change in the machine's load between the two kinds cannot tilt the ratio.
+  const single: number[] = [];
+  const batch: number[] = [];
+  await withSession({ ...spec, ...diagnostics(options, "submit-single") }, (one) =>
+    withSession({ ...spec, ...diagnostics(options, "submit-batch") }, async (many) => {
+      for (let n = 1; n <= ROUNDS; n++) {
+        single.push(await round("yardmaster", n, one.client, () => one.server.cpuMs()));
+        batch.push(
+          await round("yardmaster batch", n, many.client, () => many.server.cpuMs(), true),
+        );
+      }
+    }),
   );
-  const batch = await withSession({ ...spec, ...diagnostics(options, "submit-batch") }, (s) =>
-    rounds("yardmaster batch", s.client, () => s.server.cpuMs(), true),
-  );
-  const coldRatio = single.value[0]! / batch.value[0]!;
-  const warmSingle = warmOf(single.value);
-  const warmBatch = warmOf(batch.value);
+  const coldRatio = single[0]! / batch[0]!;
+  const warmSingle = warmOf(single);
+  const warmBatch = warmOf(batch);
   const warmRatio = warmSingle !== null && warmBatch !== null ? warmSingle / warmBatch : null;
   console.log(
     `single / batch CPU per run: cold ${coldRatio.toFixed(1)}x` +
@@ -115,8 +128,8 @@ if (process.argv.includes("--floor")) {
     at: new Date().toISOString(),
     submits: SUBMITS,
     rounds: ROUNDS,
-    single_us: single.value.map((c) => Math.round(c)),
-    batch_us: batch.value.map((c) => Math.round(c)),
+    single_us: single.map((c) => Math.round(c)),
+    batch_us: batch.map((c) => Math.round(c)),
     cold_ratio: Number(coldRatio.toFixed(2)),
     warm_ratio: warmRatio === null ? null : Number(warmRatio.toFixed(2)),
   };

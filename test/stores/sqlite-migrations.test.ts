@@ -92,4 +92,37 @@ describe("sqlite schema migrations", () => {
       await store.close();
     }
   });
+
+  it("upgrades a version-11 file: the ready index loads its open runs without runs_active", async () => {
+    const path = join(dir, "v11.db");
+    const db = new Database(path);
+    migrate(db, MIGRATIONS.slice(0, 11));
+    const run = db.prepare(`INSERT INTO runs (id, workflow, title, description, status, position,
+      created, updated, started) VALUES (?, 'wf', 't', '', ?, ?, 1, 1, 0)`);
+    // Inserted out of list order, one of them paused (not claimable) and one ended.
+    run.run("C", "running", 3);
+    run.run("A", "queued", 1);
+    run.run("P", "paused", 2);
+    run.run("D", "completed", 4);
+    run.run("B", "queued", 5);
+    for (const id of ["C", "A", "P", "D", "B"]) db.prepare(TASK).run(id, "start", "ready");
+    db.close();
+    const store = await openSqliteStore(path);
+    try {
+      const claimed = await store.transact((tx) => tx.claimTasks(["wf"], 10, 2));
+      expect(claimed.map((t) => t.run_id)).toEqual(["A", "C", "B"]);
+      expect(await store.countRuns("queued")).toBe(2);
+      expect(await store.countRuns("paused")).toBe(1);
+    } finally {
+      await store.close();
+    }
+    const after = new Database(path, { readonly: true });
+    const runIndexes = after
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'runs'")
+      .pluck()
+      .all();
+    expect(runIndexes).toContain("runs_open");
+    expect(runIndexes).not.toContain("runs_active");
+    after.close();
+  });
 });

@@ -373,7 +373,7 @@ describe("sqlite store", () => {
       (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map(
         (row) => row.detail,
       );
-    expect(planOf(ACTIVE_RUNS)).toEqual(["SCAN runs USING INDEX runs_active"]);
+    expect(planOf(ACTIVE_RUNS)).toEqual(["SEARCH runs USING INDEX runs_open (status=?)"]);
     expect(planOf(READY_TASKS)).toEqual(["SCAN tasks USING INDEX tasks_ready"]);
     db.close();
   });

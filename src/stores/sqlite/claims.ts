@@ -16,9 +16,10 @@ const TAKE_TASK = `
 UPDATE tasks SET status = 'in_progress', started = ?, claim = claim + 1
 WHERE id = ? AND status = 'ready'`;
 
-// What the index is loaded from: both walk a partial or status index, never the history.
-export const ACTIVE_RUNS = `SELECT * FROM runs INDEXED BY runs_active
-WHERE status IN ('queued', 'running')`;
+// What the index is loaded from: both walk a partial index, never the history. `runs_open`
+// also holds paused runs; its own predicate is repeated word for word so SQLite may use it.
+export const ACTIVE_RUNS = `SELECT * FROM runs INDEXED BY runs_open
+WHERE status IN ('queued', 'running', 'paused') AND status IN ('queued', 'running')`;
 export const READY_TASKS = "SELECT * FROM tasks INDEXED BY tasks_ready WHERE status = 'ready'";
 function indexSource(db: Database.Database): IndexSource {
   const active = new RecordQuery(db, ACTIVE_RUNS, runCodec);

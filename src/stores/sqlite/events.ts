@@ -54,24 +54,32 @@ export function eventWrites(db: Database.Database) {
     }
     return statement;
   };
-  const appendChunk = (events: readonly NewEvent[], now: number, out: EventRecord[]): void => {
+  const appendChunk = (
+    events: readonly NewEvent[],
+    from: number,
+    to: number,
+    now: number,
+    out: EventRecord[],
+  ): void => {
     const params: unknown[] = [];
     const texts: string[] = [];
-    for (const event of events) {
+    for (let i = from; i < to; i++) {
+      const event = events[i]!;
       const text = JSON.stringify(event.data ?? null);
       texts.push(text);
       params.push(event.name, event.run_id ?? null, event.task_id ?? null, text, now);
     }
-    const last = Number(insert(events.length).run(params).lastInsertRowid);
-    const first = last - events.length + 1;
+    const last = Number(insert(to - from).run(params).lastInsertRowid);
+    const first = last - (to - from) + 1;
     // What was stored, as a read would answer it (data through JSON, like the column).
-    for (const [i, event] of events.entries()) {
+    for (let i = from; i < to; i++) {
+      const event = events[i]!;
       out.push({
-        id: first + i,
+        id: first + i - from,
         name: event.name,
         run_id: event.run_id ?? null,
         task_id: event.task_id ?? null,
-        data: JSON.parse(texts[i]),
+        data: JSON.parse(texts[i - from]!),
         created: now,
       });
     }
@@ -80,7 +88,7 @@ export function eventWrites(db: Database.Database) {
     append(events: readonly NewEvent[], now: number): EventRecord[] {
       const out: EventRecord[] = [];
       for (let i = 0; i < events.length; i += CHUNK) {
-        appendChunk(events.slice(i, i + CHUNK), now, out);
+        appendChunk(events, i, Math.min(i + CHUNK, events.length), now, out);
       }
       return out;
     },

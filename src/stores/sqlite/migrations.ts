@@ -15,6 +15,7 @@ import { SCHEMA_V8 } from "./schema-v8.ts";
 import { SCHEMA_V9 } from "./schema-v9.ts";
 import { SCHEMA_V10 } from "./schema-v10.ts";
 import { SCHEMA_V11 } from "./schema-v11.ts";
+import { SCHEMA_V12 } from "./schema-v12.ts";
 
 export type { Migration };
 
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: "schedules and their fires", sql: SCHEMA_V9 },
   { version: 10, name: "operators of log entries and answers", sql: SCHEMA_V10 },
   { version: 11, name: "indexes of runs by created and updated", sql: SCHEMA_V11 },
+  { version: 12, name: "no index of active runs in list order", sql: SCHEMA_V12 },
 ];
 
 export function schemaVersion(db: Database.Database): number {

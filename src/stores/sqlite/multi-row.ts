@@ -28,7 +28,7 @@ export class MultiRowInsert {
     let last = 0;
     let start = 0;
     for (; start + this.#chunk <= rows.length; start += this.#chunk) {
-      last = this.#insert(this.#many, rows.slice(start, start + this.#chunk));
+      last = this.#insert(rows, start, start + this.#chunk);
     }
     for (; start < rows.length; start++) {
       last = Number(this.#one.run(rows[start] as unknown[]).lastInsertRowid);
@@ -36,9 +36,10 @@ export class MultiRowInsert {
     return last;
   }
 
-  #insert(statement: Database.Statement<unknown[]>, rows: readonly (readonly unknown[])[]): number {
+  /** Rows `from` to `to` (one full chunk) with the multi-row statement. */
+  #insert(rows: readonly (readonly unknown[])[], from: number, to: number): number {
     const params: unknown[] = [];
-    for (const row of rows) for (const value of row) params.push(value);
-    return Number(statement.run(params).lastInsertRowid);
+    for (let i = from; i < to; i++) for (const value of rows[i]!) params.push(value);
+    return Number(this.#many.run(params).lastInsertRowid);
   }
 }

@@ -38,9 +38,12 @@ export class RunLine {
     this.#down(0);
   }
 
+  /** Drops the stale entries and rebuilds the heap from the rest, in linear time. */
   #sweep(): void {
-    const kept = this.#heap.filter(live).sort((a, b) => a.position - b.position);
-    this.#heap = kept; // a sorted array is a valid min-heap
+    if (this.#heap.every(live)) return; // nothing stale: still a heap
+    const kept = this.#heap.filter(live);
+    this.#heap = kept;
+    for (let i = (kept.length >> 1) - 1; i >= 0; i--) this.#down(i);
   }
 
   #up(i: number): void {
