@@ -193,6 +193,25 @@ export async function updateRun(
   return toRun(row);
 }
 
+/**
+ * `updateRun` of a row the caller knows as the database holds it (the batch's run cache): the
+ * UPDATE is sent without waiting (`Db.write`: a failure fails the unit), the row answered is the
+ * known one with the patch applied, as RETURNING * would give it.
+ */
+export async function updateCachedRun(
+  db: Db,
+  known: RunRecord,
+  patch: Partial<Omit<RunRecord, "id" | "position">>,
+): Promise<RunRecord> {
+  const { statement, values } = patchQuery(RUNS, known.id, patch, undefined, false);
+  await db.write(statement, values);
+  const row: RunRecord = { ...known };
+  for (const [name, value] of Object.entries(patch)) {
+    if (value !== undefined) Object.assign(row, { [name]: value });
+  }
+  return row;
+}
+
 const TOUCH_RUNS = "UPDATE runs SET updated = $1::bigint WHERE id = ANY($2::text[])";
 
 /** `touchRuns` as a write the writer holds back (deferred.ts). */
