@@ -15,7 +15,8 @@
 // guard. RETURNING has no order, so the rows are sorted here by the same keys, the run's
 // position joined back beside each row. Each row carries its run's row too (`run_row`, as
 // JSON): the engine reads the run of every attempt it claims next, and the writer's run cache
-// (run-cache.ts) answers that read from it.
+// (run-cache.ts) answers that read from it. It is a subquery per row, a lookup by key whatever
+// the plan: joined instead, a plan made while `runs` was young scanned the whole table.
 import type { ClaimScope, RunRecord, TaskRecord } from "../../engine/index.ts";
 import { toRun, toTask } from "./rows.ts";
 import { type Db, rows, sql } from "./sql.ts";
@@ -49,13 +50,16 @@ WITH picked AS MATERIALIZED (
   WHERE u.id = ANY(ARRAY(SELECT id FROM picked)) AND u.status = 'ready'
   RETURNING u.*
 )
-SELECT claimed.*, picked.position AS run_position, row_to_json(r) AS run_row
-FROM claimed JOIN picked ON picked.id = claimed.id JOIN runs r ON r.id = claimed.run_id`);
+SELECT claimed.*, picked.position AS run_position,
+  (SELECT row_to_json(r) FROM runs r WHERE r.id = claimed.run_id) AS run_row
+FROM claimed JOIN picked ON picked.id = claimed.id`);
 
 // The claim of a server sharing the schema (ClaimScope): it names the server as the owner,
 // takes nothing while the server's own row is gone or its lease has run out, and no more than
 // the pool's capacity less the pool's attempts in progress on every server. Every transaction
-// on the schema holds its write lock (transaction.ts), so the count cannot change under it.
+// on the schema holds its write lock (transaction.ts), so the count cannot change under it. Each
+// attempt in progress finds its run's workflow by key (a subquery per row): joined instead, a
+// plan made while `runs` was young scanned the whole table every claim.
 export const CLAIM_SHARED = sql(`
 WITH picked AS MATERIALIZED (
   SELECT t.id, r.position
@@ -64,8 +68,8 @@ WITH picked AS MATERIALIZED (
     AND EXISTS (SELECT 1 FROM servers s WHERE s.id = $4 AND s.lease_until > clock_timestamp())
   ORDER BY r.position, t.priority DESC, t.created, t.id
   LIMIT GREATEST(0, LEAST($2::int, $5::int - (
-    SELECT count(*) FROM tasks b JOIN runs br ON br.id = b.run_id
-    WHERE b.status = 'in_progress' AND br.workflow = ANY($1::text[])
+    SELECT count(*) FROM tasks b WHERE b.status = 'in_progress'
+      AND (SELECT br.workflow FROM runs br WHERE br.id = b.run_id) = ANY($1::text[])
   )::int))
   FOR UPDATE OF t SKIP LOCKED
 ), claimed AS (
@@ -73,8 +77,9 @@ WITH picked AS MATERIALIZED (
   WHERE u.id = ANY(ARRAY(SELECT id FROM picked)) AND u.status = 'ready'
   RETURNING u.*
 )
-SELECT claimed.*, picked.position AS run_position, row_to_json(r) AS run_row
-FROM claimed JOIN picked ON picked.id = claimed.id JOIN runs r ON r.id = claimed.run_id`);
+SELECT claimed.*, picked.position AS run_position,
+  (SELECT row_to_json(r) FROM runs r WHERE r.id = claimed.run_id) AS run_row
+FROM claimed JOIN picked ON picked.id = claimed.id`);
 
 type Claimed = { task: TaskRecord; position: number; run: RunRecord };
 

@@ -227,8 +227,9 @@ function guardOf(guard: TaskGuard): Guard {
   if (guard.room !== undefined) {
     values.push([...guard.room.workflows], guard.room.capacity);
     text +=
-      " AND (SELECT count(*) FROM tasks b JOIN runs br ON br.id = b.run_id" +
-      ` WHERE b.status = 'in_progress' AND br.workflow = ANY($G${values.length - 1}::text[]))` +
+      " AND (SELECT count(*) FROM tasks b WHERE b.status = 'in_progress'" +
+      " AND (SELECT br.workflow FROM runs br WHERE br.id = b.run_id)" +
+      ` = ANY($G${values.length - 1}::text[]))` +
       ` < $G${values.length}`;
   }
   return { text, values };
