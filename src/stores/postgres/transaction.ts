@@ -117,7 +117,7 @@ interface BatchState {
 async function runUnit(state: BatchState, unit: QueuedUnit, savepoint: Promise<unknown> | null) {
   const db = new TxDb(state.client, state.begin);
   const writer = new PgWriter(db, state.schema, state.runs, state.ids);
-  const events = state.ids.eventsMark();
+  const ids = state.ids.mark();
   let outcome: Outcome;
   try {
     outcome = { ok: true, value: await unit.fn(writer) };
@@ -136,7 +136,7 @@ async function runUnit(state: BatchState, unit: QueuedUnit, savepoint: Promise<u
   if (state.shared && !outcome.ok) {
     // Back to the savepoint, which stays open for the next unit; what the unit read is gone.
     state.runs.clear();
-    await state.ids.resetEvents(events);
+    await state.ids.reset(ids);
     await state.client.query("ROLLBACK TO SAVEPOINT unit");
   }
   const result: UnitOutcome = { ...outcome, lastEventId: outcome.ok ? writer.storedUpTo : 0 };
@@ -147,7 +147,7 @@ async function runUnit(state: BatchState, unit: QueuedUnit, savepoint: Promise<u
  * BEGIN and the schema's write lock, in one round trip: every transaction of every server on
  * the schema holds it until it ends, so transactions are serialized across servers as the
  * writer connection serializes them within one (the schema name is checked: letters, digits, _).
- * Then, under the lock, the counters the batch hands out ids from (batch-ids.ts); with several
+ * Then, under the lock, what the batch hands out ids and positions from (batch-ids.ts); with several
  * units, the first unit's savepoint too.
  */
 function beginText(schema: string, shared: boolean): string {
@@ -159,7 +159,7 @@ function beginText(schema: string, shared: boolean): string {
 async function batchStart(begin: Promise<unknown>): Promise<BatchStart> {
   const results = (await begin) as pg.QueryResult[];
   const row = results[2].rows[0];
-  return { events: Number(row.events), tasks: Number(row.tasks) };
+  return { events: Number(row.events), tasks: Number(row.tasks), positions: row.positions };
 }
 
 /**

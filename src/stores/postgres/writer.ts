@@ -89,10 +89,14 @@ export class PgWriter extends PgReader implements StoreWriter {
     return run && this.runs.put(run);
   }
   async insertRun(run: Omit<RunRecord, "position">): Promise<RunRecord> {
-    return this.runs.put(await runs.insertRun(this.db, run));
+    const db = await this.#before("runs");
+    return this.runs.put(await runs.insertRun(db, run, await this.ids.takePositions(1)));
   }
   async insertRuns(list: ReadonlyArray<Omit<RunRecord, "position">>): Promise<RunRecord[]> {
-    return (await runs.insertRuns(this.db, list)).map((run) => this.runs.put(run));
+    if (list.length === 0) return [];
+    const db = await this.#before("runs");
+    const first = await this.ids.takePositions(list.length);
+    return (await runs.insertRuns(db, list, first)).map((run) => this.runs.put(run));
   }
   async updateRun(
     id: string,
@@ -118,11 +122,11 @@ export class PgWriter extends PgReader implements StoreWriter {
   }
   async deleteRun(id: string): Promise<void> {
     this.runs.clear();
-    return runs.deleteRun(this.db, id);
+    await this.ids.dropPositions(await runs.deleteRun(this.db, id));
   }
   async deleteRuns(ids: readonly string[]): Promise<void> {
     this.runs.clear();
-    return runs.deleteRuns(this.db, ids);
+    await this.ids.dropPositions(await runs.deleteRuns(this.db, ids));
   }
   /** What the last `hasOutstandingTasks` read of a run with nothing outstanding. */
   #settling: {
