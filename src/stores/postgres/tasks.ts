@@ -1,13 +1,14 @@
 // Tasks (attempts): lookups, inserts and guarded updates. The guard sits in the UPDATE's WHERE
 // clause, so "check then write" is one statement (and takes the row lock that makes it hold):
 // a completion that lost its claim changes nothing and gets null back.
-import type {
-  ArrivalRecord,
-  NewTask,
-  RunRecord,
-  TaskFilter,
-  TaskGuard,
-  TaskRecord,
+import {
+  type ArrivalRecord,
+  NEW_TASK_STATE,
+  type NewTask,
+  type RunRecord,
+  type TaskFilter,
+  type TaskGuard,
+  type TaskRecord,
 } from "../../engine/index.ts";
 import { type Guard, type PatchTable, patchQuery } from "./patch.ts";
 import { toArrival, toRun, toTask } from "./rows.ts";
@@ -160,33 +161,18 @@ const TASK_VALUES: ReadonlyArray<(t: NewTask) => unknown> = [
 /** The row a new task is stored as, as a read answers it (JSON columns through their text). */
 function newTask(id: number, t: NewTask, values: readonly unknown[]): TaskRecord {
   return toTask({
+    ...NEW_TASK_STATE,
     id,
     run_id: t.run_id,
     node: t.node,
     attempt: t.attempt,
-    status: "ready",
     priority: t.priority,
     explicit: t.explicit,
     created: t.created,
-    started: null,
-    finished: null,
-    error: null,
     payload_present: t.payload_present,
     payload: JSON.parse(values[7] as string),
-    result: null,
-    result_present: false,
-    terminal: false,
     branch: JSON.parse(values[8] as string),
     lineage: JSON.parse(values[9] as string),
-    stats: null,
-    claim: 0,
-    token_hash: null,
-    used_s: 0,
-    waiting_since: null,
-    error_stack: null,
-    not_before: null,
-    sleep_until: null,
-    sleeps: null,
     owner: null,
   });
 }
