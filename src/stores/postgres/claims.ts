@@ -25,7 +25,10 @@ import { type Db, rows, sql } from "./sql.ts";
 // of them hold the first `limit` attempts in dispatch order (each has at least one), so the
 // pick sorts only their ready rows. Joined whole instead, the sort by position then priority
 // read at least 32 runs' rows a claim (an incremental sort's smallest group) however few it
-// took, most of the claim's cost in W1 (bench/explain-pg.ts).
+// took, most of the claim's cost in W1 (bench/explain-pg.ts). The inner LIMIT is a subquery so
+// that a custom plan does not know it either: knowing `LIMIT 1`, custom plans were estimated so
+// much cheaper than the generic one that PostgreSQL planned every claim anew (three times the
+// claim's own cost), instead of keeping the generic plan after five executions.
 const FIRST_RUNS = `(
     SELECT r.id, r.position FROM runs r
     WHERE r.status IN ('queued', 'running') AND r.workflow = ANY($1::text[])
@@ -34,7 +37,7 @@ const FIRST_RUNS = `(
           AND (e.not_before IS NULL OR e.not_before <= $3)
       )
     ORDER BY r.position
-    LIMIT $2
+    LIMIT (SELECT $2::int)
   ) r`;
 
 export const CLAIM = sql(`
