@@ -20,30 +20,6 @@ import { PgWriter } from "./writer.ts";
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-/** The writer sockets being held (corked) until the end of this turn of the event loop. */
-const held = new WeakSet<object>();
-
-/**
- * Sends `text` (or a statement) on the writer connection, held with every other statement sent
- * in this turn of the event loop: pg writes each query to the socket on its own (one system
- * call each, and a wake-up of the server), so the statements of a turn (a unit's savepoint and
- * first statement, a write and the claim behind it, the held writes and the event append) leave
- * in one write when the turn ends (`setImmediate`), after the microtasks that send them.
- */
-function send(client: pg.PoolClient, query: string | pg.QueryConfig): Promise<pg.QueryResult> {
-  const stream = (client as unknown as { connection?: { stream?: NodeJS.WritableStream } })
-    .connection?.stream as (NodeJS.WritableStream & { cork?(): void; uncork?(): void }) | undefined;
-  if (stream?.cork && stream.uncork && !held.has(stream)) {
-    held.add(stream);
-    stream.cork();
-    setImmediate(() => {
-      held.delete(stream);
-      stream.uncork!();
-    });
-  }
-  return typeof query === "string" ? client.query(query) : client.query(query);
-}
-
 export function poolDb(pool: pg.Pool): Db {
   return {
     async run(statement: Statement, values: readonly unknown[] = []) {
@@ -80,7 +56,7 @@ class TxDb implements Db {
     await this.ready;
     if (!this.#live) throw new Error("store: transaction already finished");
     try {
-      const result = await send(this.client, { ...statement, values: [...values] });
+      const result = await this.client.query({ ...statement, values: [...values] });
       return { rows: result.rows, count: result.rowCount ?? 0 };
     } catch (error) {
       this.failed ??= { error };
@@ -92,7 +68,7 @@ class TxDb implements Db {
     if (!this.#live) throw new Error("store: transaction already finished");
     await this.ready;
     if (!this.#live) throw new Error("store: transaction already finished");
-    const query = send(this.client, { ...statement, values: [...values] }).then(
+    const query = this.client.query({ ...statement, values: [...values] }).then(
       () => {},
       (error: unknown) => {
         this.failed ??= { error };
@@ -161,7 +137,7 @@ async function runUnit(state: BatchState, unit: QueuedUnit, savepoint: Promise<u
     // Back to the savepoint, which stays open for the next unit; what the unit read is gone.
     state.runs.clear();
     await state.ids.reset(ids);
-    await send(state.client, "ROLLBACK TO SAVEPOINT unit");
+    await state.client.query("ROLLBACK TO SAVEPOINT unit");
   }
   const result: UnitOutcome = { ...outcome, lastEventId: outcome.ok ? writer.storedUpTo : 0 };
   return result;
@@ -191,9 +167,8 @@ async function batchStart(begin: Promise<unknown>): Promise<BatchStart> {
  * trip); answers the COMMIT's result.
  */
 async function commit(client: pg.PoolClient, ids: BatchIds): Promise<pg.QueryResult> {
-  if (ids.lastTask === 0) return send(client, "COMMIT");
-  const results = (await send(
-    client,
+  if (ids.lastTask === 0) return client.query("COMMIT");
+  const results = (await client.query(
     `${tasksSequenceText(ids.lastTask)}; COMMIT`,
   )) as unknown as pg.QueryResult[];
   return results[1];
@@ -207,7 +182,7 @@ async function runAll(
   schema: string,
 ) {
   const shared = batch.length > 1;
-  const begin = sent(send(client, beginText(schema, shared)));
+  const begin = sent(client.query(beginText(schema, shared)));
   const ids = new BatchIds(sent(batchStart(begin)) as Promise<BatchStart>);
   const state: BatchState = { client, schema, begin, shared, sent: [], runs: new RunCache(), ids };
   for (const [i, unit] of batch.entries()) {
@@ -216,13 +191,13 @@ async function runAll(
     // ROLLBACK and the whole batch fails). After a unit that failed, its savepoint is reused.
     let savepoint: Promise<unknown> | null = null;
     if (i > 0 && outcomes[i - 1].ok) {
-      savepoint = sent(send(client, "RELEASE SAVEPOINT unit; SAVEPOINT unit"));
+      savepoint = sent(client.query("RELEASE SAVEPOINT unit; SAVEPOINT unit"));
       state.sent.push(savepoint);
     }
     outcomes.push(await runUnit(state, unit, savepoint));
   }
   const end = !shared && !outcomes[0].ok ? "ROLLBACK" : "COMMIT";
-  const done = end === "COMMIT" ? await commit(client, ids) : await send(client, end);
+  const done = end === "COMMIT" ? await commit(client, ids) : await client.query(end);
   await Promise.all(state.sent);
   // COMMIT of an aborted transaction answers ROLLBACK instead of failing.
   if (end === "COMMIT" && done.command !== "COMMIT") {
