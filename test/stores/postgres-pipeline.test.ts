@@ -3,12 +3,21 @@
 // later statements see it, and its failure is the unit's failure (rolled back alone when it
 // shares a batch), never a silent loss. And the batch's run cache (run-cache.ts): what a unit
 // reads of a run is what PostgreSQL has, in the unit, after a unit rolled back, and after
-// another server's commit.
+// another server's commit. And the ids and positions a batch hands out itself (batch-ids.ts):
+// what a rolled-back unit took is given back (events, positions) or skipped (task ids), and
+// what PostgreSQL's own counters say afterwards follows on.
 import { afterAll, describe, expect, it } from "vitest";
 import type { StoreWriter } from "../../src/engine/index.ts";
 import { openPostgresStore, type PostgresStore } from "../../src/stores/postgres/index.ts";
-import { dropSchemas, freshSchema, postgres, withSchema } from "../support/postgres.ts";
-import { addRun, addTask, requestInput, runInput } from "./contract/fixtures.ts";
+import { dropSchemas, freshSchema, postgres, withAdmin, withSchema } from "../support/postgres.ts";
+import {
+  addRun,
+  addTask,
+  dispatchList,
+  requestInput,
+  runInput,
+  taskInput,
+} from "./contract/fixtures.ts";
 
 const schemas: string[] = [];
 const open: PostgresStore[] = [];
@@ -17,9 +26,11 @@ afterAll(async () => {
   await dropSchemas(schemas);
 });
 
+let lastSchema = "";
 async function store(): Promise<PostgresStore> {
   const schema = freshSchema("pipe");
   schemas.push(schema);
+  lastSchema = schema;
   const s = await openPostgresStore(withSchema(postgres.url!, schema));
   open.push(s);
   return s;
@@ -184,5 +195,73 @@ describe.skipIf(postgres.url === null)("postgres pipelined writes", () => {
     expect(result).toBe("changed");
     await addTask(s, run.id, { node: "c" });
     expect(await s.transact((tx) => tx.hasOutstandingTasks(run.id))).toBe(true);
+  });
+
+  it("a rolled-back unit gives its event ids and positions back, and skips its task ids", async () => {
+    const s = await store();
+    const run = await addRun(s, { id: "ids-0" });
+    const unit = (n: number, fail: boolean) =>
+      s.transact(async (tx) => {
+        const added = await tx.insertRun(runInput({ id: `ids-${n}` }));
+        const task = await tx.insertTask(taskInput(run.id));
+        const events = await tx.appendEvents(
+          [{ name: "run.created", run_id: added.id, task_id: task.id, data: { n } }],
+          n,
+        );
+        if (fail) throw new Error("refused");
+        return { position: added.position, task: task.id, event: events[0].id };
+      });
+    const outcomes = await Promise.allSettled([unit(1, false), unit(2, true), unit(3, false)]);
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    const [a, , c] = outcomes.map((o) => (o.status === "fulfilled" ? o.value : null)) as Array<{
+      position: number;
+      task: number;
+      event: number;
+    }>;
+    expect([a.position, c.position]).toEqual([2, 3]);
+    expect(c.event).toBe(a.event + 1);
+    expect(c.task).toBeGreaterThan(a.task + 1);
+    expect(await dispatchList(s)).toEqual([
+      ["ids-0", 1],
+      ["ids-1", 2],
+      ["ids-3", 3],
+    ]);
+    const stored = await s.listEvents({});
+    expect(stored.map((e) => [e.id, e.data])).toEqual([
+      [a.event, { n: 1 }],
+      [c.event, { n: 3 }],
+    ]);
+    expect(await s.lastEventId()).toBe(c.event);
+    expect((await s.listTasks({ run_id: run.id })).map((t) => t.id)).toEqual([a.task, c.task]);
+    // PostgreSQL's own sequence follows on from the ids the batch handed out.
+    const next = await withAdmin(async (client) => {
+      await client.query(`SET search_path TO ${lastSchema}`);
+      const { rows } = await client.query("SELECT nextval('tasks_id_seq') AS id");
+      return Number(rows[0].id);
+    });
+    expect(next).toBeGreaterThan(c.task);
+  });
+
+  it("positions follow deletes and moves in the same batch", async () => {
+    const s = await store();
+    for (const id of ["p1", "p2", "p3"]) await addRun(s, { id });
+    const positions = await Promise.all([
+      s.transact((tx) => tx.deleteRun("p1")),
+      s.transact(async (tx) => (await tx.insertRun(runInput({ id: "p4" }))).position),
+      s.transact(async (tx) => {
+        await tx.deleteRuns(["p2", "gone"]);
+        await tx.moveRun("p4", 0);
+        return (await tx.insertRuns([runInput({ id: "p5" }), runInput({ id: "p6" })])).map(
+          (r) => r.position,
+        );
+      }),
+    ]);
+    expect(positions.slice(1)).toEqual([3, [3, 4]]);
+    expect(await dispatchList(s)).toEqual([
+      ["p4", 1],
+      ["p3", 2],
+      ["p5", 3],
+      ["p6", 4],
+    ]);
   });
 });

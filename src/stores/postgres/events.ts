@@ -9,17 +9,20 @@ import { toEvent } from "./rows.ts";
 import { type Db, first, json, rows, sql, where } from "./sql.ts";
 
 // One statement for any number of events: arrays in, ids counted from the bumped value. The
-// writes held back by the unit (deferred.ts) go first in the same statement, as CTEs.
+// writes held back by the unit (deferred.ts) go first in the same statement, as CTEs. The writer
+// knows the ids already (batch-ids.ts) and does not wait for an answer: the bump holds only when
+// the counter is at the value the writer counted from ($7), else the ids are NULL and the insert
+// fails.
 const APPEND = `bump AS (
-  UPDATE counters SET value = value + $1::bigint WHERE name = 'events' RETURNING value
+  UPDATE counters SET value = value + $1::bigint WHERE name = 'events' AND value = $7::bigint
+  RETURNING value
 )
 INSERT INTO events (id, name, run_id, task_id, data, created)
 SELECT (SELECT value FROM bump) - $1::bigint + e.ord, e.name, e.run_id, e.task_id, e.data::json,
   $6::bigint
 FROM unnest($2::text[], $3::text[], $4::bigint[], $5::text[])
-  WITH ORDINALITY AS e(name, run_id, task_id, data, ord)
-RETURNING id`;
-const APPEND_PARAMETERS = 6;
+  WITH ORDINALITY AS e(name, run_id, task_id, data, ord)`;
+const APPEND_PARAMETERS = 7;
 
 /** The append with `before` as CTEs ahead of it, their parameters numbered after its own. */
 function appendStatement(before: readonly Deferred[]): { text: string; values: unknown[] } {
@@ -35,10 +38,16 @@ function appendStatement(before: readonly Deferred[]): { text: string; values: u
 
 const LAST_EVENT_ID = sql("SELECT value FROM counters WHERE name = 'events'");
 
+/**
+ * Stores `events` with ids `counter + 1`, `counter + 2` ... (`counter`: the events counter as
+ * the transaction has it, batch-ids.ts), sent as a write (not waited for); answers the records
+ * as a read would.
+ */
 export async function appendEvents(
   db: Db,
   events: readonly NewEvent[],
   now: number,
+  counter: number,
   before: readonly Deferred[] = [],
 ): Promise<EventRecord[]> {
   if (events.length === 0) return [];
@@ -50,16 +59,13 @@ export async function appendEvents(
     events.map((e) => e.task_id ?? null),
     texts,
     now,
+    counter,
   ];
   const statement = appendStatement(before);
-  const ids = (await rows(db, sql(statement.text), [...values, ...statement.values])).map(
-    (row) => row.id as number,
-  );
-  // A fold, not Math.min(...ids): a wide fan-out commits more events than a call takes arguments.
-  const firstId = ids.reduce((low, id) => (id < low ? id : low));
+  await db.write(sql(statement.text), [...values, ...statement.values]);
   // What was stored, as a read answers it (data through JSON, like the column).
   return events.map((event, i) => ({
-    id: firstId + i,
+    id: counter + 1 + i,
     name: event.name,
     run_id: event.run_id ?? null,
     task_id: event.task_id ?? null,

@@ -40,6 +40,7 @@ export function patchQuery(
   id: unknown,
   patch: object,
   guard: Guard = { text: "", values: [] },
+  returning = true,
 ): PatchQuery {
   const given = check(target, patch);
   const values: unknown[] = given.map(([, value]) => value);
@@ -53,6 +54,7 @@ export function patchQuery(
   const idAt = values.length;
   const conditions = guard.text.replace(/\$G(\d+)/g, (_, n) => `$${idAt + Number(n)}`);
   values.push(...guard.values);
-  const text = `UPDATE ${target.table} SET ${sets} WHERE id = $${idAt}${conditions} RETURNING *`;
+  const answer = returning ? " RETURNING *" : "";
+  const text = `UPDATE ${target.table} SET ${sets} WHERE id = $${idAt}${conditions}${answer}`;
   return { statement: sql(text), values };
 }

@@ -21,12 +21,19 @@ export class RunCache {
     return row;
   }
 
-  /** `updated` of the cached ones of these runs set to `now` (touchRuns). */
-  touch(ids: readonly string[], now: number): void {
+  /**
+   * `updated` of the cached ones of these runs set to `now` (touchRuns); answers the ones whose
+   * row may still need the write (not cached, or cached with another `updated`).
+   */
+  touch(ids: readonly string[], now: number): string[] {
+    const stale: string[] = [];
     for (const id of ids) {
       const row = this.#rows.get(id);
+      if (row?.updated === now) continue;
       if (row !== undefined) row.updated = now;
+      stale.push(id);
     }
+    return stale;
   }
 
   /** Forgets every row (positions shifted, runs deleted, a unit rolled back). */

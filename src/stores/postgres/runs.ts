@@ -11,24 +11,27 @@ import { columnArrays, type Db, first, json, rows, sql, where } from "./sql.ts";
 
 const GET_RUN = sql("SELECT * FROM runs WHERE id = $1");
 const LAST_POSITION = sql("SELECT COALESCE(MAX(position), 0) AS n FROM runs");
+// The position is the writer's (batch-ids.ts): the next one after the list's end, which the
+// statement checks (a wrong one is NULL, refused), so nothing needs to come back.
 const INSERT_RUN = sql(`
 INSERT INTO runs (id, workflow, title, description, status, position, created, updated, started,
   input)
-VALUES ($1, $2, $3, $4, $5, (SELECT COALESCE(MAX(position), 0) + 1 FROM runs), $6, $7, $8, $9)
-RETURNING *`);
+VALUES ($1, $2, $3, $4, $5,
+  CASE WHEN (SELECT COALESCE(MAX(position), 0) FROM runs) = $10::integer - 1 THEN $10::integer END,
+  $6, $7, $8, $9)`);
 
-// A batch: one statement, arrays in, positions counted on from the list's end in array order.
+// A batch: one statement, arrays in, positions counted on from $10 in array order.
 const INSERT_RUNS = sql(`
 INSERT INTO runs (id, workflow, title, description, status, position, created, updated, started,
   input)
 SELECT r.id, r.workflow, r.title, r.description, r.status,
-  ((SELECT COALESCE(MAX(position), 0) FROM runs) + r.ord)::integer, r.created, r.updated,
-  r.started, r.input::json
+  CASE WHEN (SELECT COALESCE(MAX(position), 0) FROM runs) = $10::integer - 1
+    THEN ($10::integer + r.ord - 1)::integer END,
+  r.created, r.updated, r.started, r.input::json
 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[],
   $7::bigint[], $8::boolean[], $9::text[])
   WITH ORDINALITY AS r(id, workflow, title, description, status, created, updated, started,
-    input, ord)
-RETURNING *`);
+    input, ord)`);
 
 // Moving from $2 to $3 shifts the runs in between by one towards the gap it leaves.
 const MOVE_RUN = sql(`
@@ -171,15 +174,28 @@ const RUN_VALUES: ReadonlyArray<(r: NewRun) => unknown> = [
   (r) => (r.input == null ? null : json(r.input)),
 ];
 
-export async function insertRun(db: Db, run: NewRun): Promise<RunRecord> {
-  const values = RUN_VALUES.map((value) => value(run));
-  return toRun((await first(db, INSERT_RUN, values))!);
+/** The row a new run is stored as, as a read answers it (its input through its JSON text). */
+function newRun(run: NewRun, position: number, input: unknown): RunRecord {
+  return toRun({ ...run, position, input: input === null ? null : JSON.parse(input as string) });
 }
 
-export async function insertRuns(db: Db, list: readonly NewRun[]): Promise<RunRecord[]> {
+/** Stores `run` at `position` (the list's end), sent as a write (not waited for). */
+export async function insertRun(db: Db, run: NewRun, position: number): Promise<RunRecord> {
+  const values = RUN_VALUES.map((value) => value(run));
+  await db.write(INSERT_RUN, [...values, position]);
+  return newRun(run, position, values[8]);
+}
+
+/** Stores `list` at `first`, `first + 1` ... in order, sent as a write (not waited for). */
+export async function insertRuns(
+  db: Db,
+  list: readonly NewRun[],
+  first: number,
+): Promise<RunRecord[]> {
   if (list.length === 0) return [];
-  const stored = (await rows(db, INSERT_RUNS, columnArrays(list, RUN_VALUES))).map(toRun);
-  return stored.sort((a, b) => a.position - b.position);
+  const columns = columnArrays(list, RUN_VALUES);
+  await db.write(INSERT_RUNS, [...columns, first]);
+  return list.map((run, i) => newRun(run, first + i, columns[8][i]));
 }
 
 export async function updateRun(
@@ -191,6 +207,25 @@ export async function updateRun(
   const row = await first(db, statement, values);
   if (row === null) throw new Error(`run ${id} not found`);
   return toRun(row);
+}
+
+/**
+ * `updateRun` of a row the caller knows as the database holds it (the batch's run cache): the
+ * UPDATE is sent without waiting (`Db.write`: a failure fails the unit), the row answered is the
+ * known one with the patch applied, as RETURNING * would give it.
+ */
+export async function updateCachedRun(
+  db: Db,
+  known: RunRecord,
+  patch: Partial<Omit<RunRecord, "id" | "position">>,
+): Promise<RunRecord> {
+  const { statement, values } = patchQuery(RUNS, known.id, patch, undefined, false);
+  await db.write(statement, values);
+  const row: RunRecord = { ...known };
+  for (const [name, value] of Object.entries(patch)) {
+    if (value !== undefined) Object.assign(row, { [name]: value });
+  }
+  return row;
 }
 
 const TOUCH_RUNS = "UPDATE runs SET updated = $1::bigint WHERE id = ANY($2::text[])";
@@ -211,10 +246,13 @@ export async function moveRun(db: Db, id: string, index: number): Promise<RunRec
   return { ...run, position: dst };
 }
 
-export async function deleteRun(db: Db, id: string): Promise<void> {
+/** Deletes the run and what hangs off it; answers how many runs left the list (0 or 1). */
+export async function deleteRun(db: Db, id: string): Promise<number> {
   for (const statement of DELETE_RUN) await db.run(statement, [id]);
   const gone = await first(db, DELETE_RUN_ROW, [id]);
-  if (gone !== null) await db.run(CLOSE_GAP, [gone.position]);
+  if (gone === null) return 0;
+  await db.run(CLOSE_GAP, [gone.position]);
+  return 1;
 }
 
 // The same deletes over a set of runs: one statement per table, not one per table and run.
@@ -223,12 +261,14 @@ const DELETE_RUNS = DELETE_RUN.map(({ text }) =>
 );
 const DELETE_RUN_ROWS = sql("DELETE FROM runs WHERE id = ANY($1::text[]) RETURNING position");
 
-export async function deleteRuns(db: Db, ids: readonly string[]): Promise<void> {
-  if (!ids.length) return;
+/** `deleteRun` of each; answers how many runs left the list. */
+export async function deleteRuns(db: Db, ids: readonly string[]): Promise<number> {
+  if (!ids.length) return 0;
   const list = [...ids];
   for (const statement of DELETE_RUNS) await db.run(statement, [list]);
   const gone = await rows(db, DELETE_RUN_ROWS, [list]);
-  if (!gone.length) return;
+  if (!gone.length) return 0;
   const from = Math.min(...gone.map((r) => r.position as number));
   await db.run(RENUMBER_FROM, [from]);
+  return gone.length;
 }

@@ -1,13 +1,14 @@
 // Tasks (attempts): lookups, inserts and guarded updates. The guard sits in the UPDATE's WHERE
 // clause, so "check then write" is one statement (and takes the row lock that makes it hold):
 // a completion that lost its claim changes nothing and gets null back.
-import type {
-  ArrivalRecord,
-  NewTask,
-  RunRecord,
-  TaskFilter,
-  TaskGuard,
-  TaskRecord,
+import {
+  type ArrivalRecord,
+  NEW_TASK_STATE,
+  type NewTask,
+  type RunRecord,
+  type TaskFilter,
+  type TaskGuard,
+  type TaskRecord,
 } from "../../engine/index.ts";
 import { type Guard, type PatchTable, patchQuery } from "./patch.ts";
 import { toArrival, toRun, toTask } from "./rows.ts";
@@ -30,25 +31,25 @@ const HAS_OUTSTANDING = sql(`SELECT EXISTS (
   SELECT 1 FROM tasks WHERE run_id = $1 AND status IN ('ready', 'in_progress', 'waiting')
 ) AS found`);
 
-// Columns left out take their defaults: a new attempt is ready, unclaimed, unfinished.
+// Columns left out take their defaults: a new attempt is ready, unclaimed, unfinished. The id
+// is the writer's (batch-ids.ts), so nothing needs to come back: one row, or a batch as arrays,
+// in the order of the ids.
 const INSERT_TASK = sql(`
-INSERT INTO tasks (run_id, node, attempt, priority, explicit, created, payload_present, payload,
-  branch, lineage)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-RETURNING *`);
+INSERT INTO tasks (id, run_id, node, attempt, priority, explicit, created, payload_present,
+  payload, branch, lineage)
+OVERRIDING SYSTEM VALUE
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`);
 
-// A batch: one statement, arrays in; identities are drawn in array order (ORDER BY ord).
 const INSERT_TASKS = sql(`
-INSERT INTO tasks (run_id, node, attempt, priority, explicit, created, payload_present, payload,
-  branch, lineage)
-SELECT t.run_id, t.node, t.attempt, t.priority, t.explicit, t.created, t.payload_present,
-  t.payload::json, t.branch::json, t.lineage::json
-FROM unnest($1::text[], $2::text[], $3::integer[], $4::double precision[], $5::boolean[],
-  $6::bigint[], $7::boolean[], $8::text[], $9::text[], $10::text[])
+INSERT INTO tasks (id, run_id, node, attempt, priority, explicit, created, payload_present,
+  payload, branch, lineage)
+OVERRIDING SYSTEM VALUE
+SELECT $1::bigint + t.ord - 1, t.run_id, t.node, t.attempt, t.priority, t.explicit, t.created,
+  t.payload_present, t.payload::json, t.branch::json, t.lineage::json
+FROM unnest($2::text[], $3::text[], $4::integer[], $5::double precision[], $6::boolean[],
+  $7::bigint[], $8::boolean[], $9::text[], $10::text[], $11::text[])
   WITH ORDINALITY AS t(run_id, node, attempt, priority, explicit, created, payload_present,
-    payload, branch, lineage, ord)
-ORDER BY t.ord
-RETURNING *`);
+    payload, branch, lineage, ord)`);
 
 const TASKS: PatchTable = {
   table: "tasks",
@@ -143,7 +144,7 @@ export async function listTasks(db: Db, filter: TaskFilter): Promise<TaskRecord[
   return (await rows(db, statement, values)).map(toTask);
 }
 
-/** A new task's values, in the column order of INSERT_TASK and INSERT_TASKS. */
+/** A new task's values, in the column order of INSERT_TASK and INSERT_TASKS (after the id). */
 const TASK_VALUES: ReadonlyArray<(t: NewTask) => unknown> = [
   (t) => t.run_id,
   (t) => t.node,
@@ -157,15 +158,48 @@ const TASK_VALUES: ReadonlyArray<(t: NewTask) => unknown> = [
   (t) => json(t.lineage),
 ];
 
-export async function insertTask(db: Db, task: NewTask): Promise<TaskRecord> {
-  const values = TASK_VALUES.map((value) => value(task));
-  return toTask((await first(db, INSERT_TASK, values))!);
+/** The row a new task is stored as, as a read answers it (JSON columns through their text). */
+function newTask(id: number, t: NewTask, values: readonly unknown[]): TaskRecord {
+  return toTask({
+    ...NEW_TASK_STATE,
+    id,
+    run_id: t.run_id,
+    node: t.node,
+    attempt: t.attempt,
+    priority: t.priority,
+    explicit: t.explicit,
+    created: t.created,
+    payload_present: t.payload_present,
+    payload: JSON.parse(values[7] as string),
+    branch: JSON.parse(values[8] as string),
+    lineage: JSON.parse(values[9] as string),
+    owner: null,
+  });
 }
 
-export async function insertTasks(db: Db, list: readonly NewTask[]): Promise<TaskRecord[]> {
+/** Stores `task` as `id`, sent as a write (not waited for). */
+export async function insertTask(db: Db, id: number, task: NewTask): Promise<TaskRecord> {
+  const values = TASK_VALUES.map((value) => value(task));
+  await db.write(INSERT_TASK, [id, ...values]);
+  return newTask(id, task, values);
+}
+
+/** Stores `list` as `first`, `first + 1` ... in order, sent as a write (not waited for). */
+export async function insertTasks(
+  db: Db,
+  first: number,
+  list: readonly NewTask[],
+): Promise<TaskRecord[]> {
   if (list.length === 0) return [];
-  const stored = (await rows(db, INSERT_TASKS, columnArrays(list, TASK_VALUES))).map(toTask);
-  return stored.sort((a, b) => a.id - b.id);
+  const columns = columnArrays(list, TASK_VALUES);
+  await db.write(INSERT_TASKS, [first, ...columns]);
+  return list.map((task, i) =>
+    newTask(
+      first + i,
+      task,
+      columns.map((column) => column[i]),
+    ),
+  );
 }
 
 function guardOf(guard: TaskGuard): Guard {
@@ -179,8 +213,9 @@ function guardOf(guard: TaskGuard): Guard {
   if (guard.room !== undefined) {
     values.push([...guard.room.workflows], guard.room.capacity);
     text +=
-      " AND (SELECT count(*) FROM tasks b JOIN runs br ON br.id = b.run_id" +
-      ` WHERE b.status = 'in_progress' AND br.workflow = ANY($G${values.length - 1}::text[]))` +
+      " AND (SELECT count(*) FROM tasks b WHERE b.status = 'in_progress'" +
+      " AND (SELECT br.workflow FROM runs br WHERE br.id = b.run_id)" +
+      ` = ANY($G${values.length - 1}::text[]))` +
       ` < $G${values.length}`;
   }
   return { text, values };

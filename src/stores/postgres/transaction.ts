@@ -13,6 +13,7 @@
 // anything once its callback has finished.
 import type pg from "pg";
 import type { QueuedTransaction as QueuedUnit } from "../transaction-queue.ts";
+import { BATCH_START, BatchIds, type BatchStart, tasksSequenceText } from "./batch-ids.ts";
 import { RunCache } from "./run-cache.ts";
 import type { Db, Statement } from "./sql.ts";
 import { PgWriter } from "./writer.ts";
@@ -109,11 +110,14 @@ interface BatchState {
   /** The savepoint queries sent and not waited for. */
   readonly sent: Promise<unknown>[];
   readonly runs: RunCache;
+  /** The event and task ids the batch hands out (batch-ids.ts). */
+  readonly ids: BatchIds;
 }
 
 async function runUnit(state: BatchState, unit: QueuedUnit, savepoint: Promise<unknown> | null) {
   const db = new TxDb(state.client, state.begin);
-  const writer = new PgWriter(db, state.schema, state.runs);
+  const writer = new PgWriter(db, state.schema, state.runs, state.ids);
+  const ids = state.ids.mark();
   let outcome: Outcome;
   try {
     outcome = { ok: true, value: await unit.fn(writer) };
@@ -132,6 +136,7 @@ async function runUnit(state: BatchState, unit: QueuedUnit, savepoint: Promise<u
   if (state.shared && !outcome.ok) {
     // Back to the savepoint, which stays open for the next unit; what the unit read is gone.
     state.runs.clear();
+    await state.ids.reset(ids);
     await state.client.query("ROLLBACK TO SAVEPOINT unit");
   }
   const result: UnitOutcome = { ...outcome, lastEventId: outcome.ok ? writer.storedUpTo : 0 };
@@ -142,11 +147,31 @@ async function runUnit(state: BatchState, unit: QueuedUnit, savepoint: Promise<u
  * BEGIN and the schema's write lock, in one round trip: every transaction of every server on
  * the schema holds it until it ends, so transactions are serialized across servers as the
  * writer connection serializes them within one (the schema name is checked: letters, digits, _).
- * With several units, the first unit's savepoint too.
+ * Then, under the lock, what the batch hands out ids and positions from (batch-ids.ts); with several
+ * units, the first unit's savepoint too.
  */
 function beginText(schema: string, shared: boolean): string {
-  const lock = `BEGIN; SELECT pg_advisory_xact_lock(hashtext('yardmaster:${schema}:write'))`;
+  const lock = `BEGIN; SELECT pg_advisory_xact_lock(hashtext('yardmaster:${schema}:write')); ${BATCH_START}`;
   return shared ? `${lock}; SAVEPOINT unit` : lock;
+}
+
+/** What BEGIN's reads answered (the third of its statements' results). */
+async function batchStart(begin: Promise<unknown>): Promise<BatchStart> {
+  const results = (await begin) as pg.QueryResult[];
+  const row = results[2].rows[0];
+  return { events: Number(row.events), tasks: Number(row.tasks), positions: row.positions };
+}
+
+/**
+ * COMMIT, after moving the tasks sequence past the ids the batch handed out (in the same round
+ * trip); answers the COMMIT's result.
+ */
+async function commit(client: pg.PoolClient, ids: BatchIds): Promise<pg.QueryResult> {
+  if (ids.lastTask === 0) return client.query("COMMIT");
+  const results = (await client.query(
+    `${tasksSequenceText(ids.lastTask)}; COMMIT`,
+  )) as unknown as pg.QueryResult[];
+  return results[1];
 }
 
 /** BEGIN, every unit, then COMMIT (or ROLLBACK for a lone unit that failed). */
@@ -158,7 +183,8 @@ async function runAll(
 ) {
   const shared = batch.length > 1;
   const begin = sent(client.query(beginText(schema, shared)));
-  const state: BatchState = { client, schema, begin, shared, sent: [], runs: new RunCache() };
+  const ids = new BatchIds(sent(batchStart(begin)) as Promise<BatchStart>);
+  const state: BatchState = { client, schema, begin, shared, sent: [], runs: new RunCache(), ids };
   for (const [i, unit] of batch.entries()) {
     // The savepoint of the unit before is released and a fresh one opened, in one round trip
     // (not waited for: one that failed leaves the transaction aborted, so COMMIT answers
@@ -171,7 +197,7 @@ async function runAll(
     outcomes.push(await runUnit(state, unit, savepoint));
   }
   const end = !shared && !outcomes[0].ok ? "ROLLBACK" : "COMMIT";
-  const done = await client.query(end);
+  const done = end === "COMMIT" ? await commit(client, ids) : await client.query(end);
   await Promise.all(state.sent);
   // COMMIT of an aborted transaction answers ROLLBACK instead of failing.
   if (end === "COMMIT" && done.command !== "COMMIT") {

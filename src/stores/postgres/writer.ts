@@ -29,6 +29,7 @@ import type {
   TaskRecord,
 } from "../../engine/index.ts";
 import * as arrivals from "./arrivals.ts";
+import type { BatchIds } from "./batch-ids.ts";
 import * as chunks from "./chunks.ts";
 import { claimTasks } from "./claims.ts";
 import { CountingDb, DeferredWrites, type Table } from "./deferred.ts";
@@ -58,6 +59,8 @@ export class PgWriter extends PgReader implements StoreWriter {
     /** The schema's name: keys of the servers' presence locks (servers.ts). */
     private readonly schema: string,
     private readonly runs: RunCache,
+    /** The event and task ids the batch hands out. */
+    private readonly ids: BatchIds,
   ) {
     const raw = new CountingDb(connection);
     const deferred = new DeferredWrites(raw);
@@ -86,21 +89,32 @@ export class PgWriter extends PgReader implements StoreWriter {
     return run && this.runs.put(run);
   }
   async insertRun(run: Omit<RunRecord, "position">): Promise<RunRecord> {
-    return this.runs.put(await runs.insertRun(this.db, run));
+    const db = await this.#before("runs");
+    return this.runs.put(await runs.insertRun(db, run, await this.ids.takePositions(1)));
   }
   async insertRuns(list: ReadonlyArray<Omit<RunRecord, "position">>): Promise<RunRecord[]> {
-    return (await runs.insertRuns(this.db, list)).map((run) => this.runs.put(run));
+    if (list.length === 0) return [];
+    const db = await this.#before("runs");
+    const first = await this.ids.takePositions(list.length);
+    return (await runs.insertRuns(db, list, first)).map((run) => this.runs.put(run));
   }
   async updateRun(
     id: string,
     patch: Partial<Omit<RunRecord, "id" | "position">>,
   ): Promise<RunRecord> {
-    return this.runs.put(await runs.updateRun(await this.#before("runs"), id, patch));
+    const cached = this.runs.get(id);
+    const db = await this.#before("runs");
+    if (cached === undefined) return this.runs.put(await runs.updateRun(db, id, patch));
+    // The batch has the row as the database holds it: the updated row is known without an
+    // answer, so the update is sent and not waited for.
+    return this.runs.put(await runs.updateCachedRun(db, cached, patch));
   }
   async touchRuns(ids: readonly string[], now: number): Promise<void> {
-    if (!ids.length) return;
-    this.runs.touch(ids, now);
-    await this.#deferred.add(runs.touchWrite(ids, now));
+    // A run whose row the batch knows to be at `now` already (started or ended by this unit)
+    // needs no second update.
+    const stale = this.runs.touch(ids, now);
+    if (!stale.length) return;
+    await this.#deferred.add(runs.touchWrite(stale, now));
   }
   async moveRun(id: string, index: number): Promise<RunRecord> {
     this.runs.clear(); // the runs in between move too
@@ -108,11 +122,11 @@ export class PgWriter extends PgReader implements StoreWriter {
   }
   async deleteRun(id: string): Promise<void> {
     this.runs.clear();
-    return runs.deleteRun(this.db, id);
+    await this.ids.dropPositions(await runs.deleteRun(this.db, id));
   }
   async deleteRuns(ids: readonly string[]): Promise<void> {
     this.runs.clear();
-    return runs.deleteRuns(this.db, ids);
+    await this.ids.dropPositions(await runs.deleteRuns(this.db, ids));
   }
   /** What the last `hasOutstandingTasks` read of a run with nothing outstanding. */
   #settling: {
@@ -156,10 +170,13 @@ export class PgWriter extends PgReader implements StoreWriter {
     return read || arrivals.listArrivals(await this.#before("arrivals"), runId, join, fanout);
   }
   async insertTask(task: NewTask): Promise<TaskRecord> {
-    return tasks.insertTask(await this.#before("tasks"), task);
+    const db = await this.#before("tasks");
+    return tasks.insertTask(db, await this.ids.takeTasks(1), task);
   }
   async insertTasks(list: readonly NewTask[]): Promise<TaskRecord[]> {
-    return tasks.insertTasks(await this.#before("tasks"), list);
+    if (list.length === 0) return [];
+    const db = await this.#before("tasks");
+    return tasks.insertTasks(db, await this.ids.takeTasks(list.length), list);
   }
   async updateTask(
     id: number,
@@ -178,7 +195,17 @@ export class PgWriter extends PgReader implements StoreWriter {
     now: number,
     scope?: ClaimScope,
   ): Promise<TaskRecord[]> {
-    return claimTasks(await this.#before("tasks", "runs"), workflows, limit, now, scope);
+    const claimed = await claimTasks(
+      await this.#before("tasks", "runs"),
+      workflows,
+      limit,
+      now,
+      scope,
+    );
+    return claimed.map(({ task, run }) => {
+      this.runs.put(run);
+      return task;
+    });
   }
   dropServers(ids: readonly string[]): Promise<string[]> {
     return servers.dropServers(this.db, this.schema, ids);
@@ -215,7 +242,9 @@ export class PgWriter extends PgReader implements StoreWriter {
   async appendEvents(list: readonly NewEvent[], now: number): Promise<EventRecord[]> {
     if (list.length === 0) return [];
     // The deferred writes go in the same statement (events are on no table they write).
-    const stored = await events.appendEvents(this.#raw, list, now, this.#deferred.take());
+    const counter = await this.ids.takeEvents(list.length);
+    const held = this.#deferred.take();
+    const stored = await events.appendEvents(this.#raw, list, now, counter, held);
     const last = stored.at(-1);
     if (last?.id != null && last.id > this.storedUpTo) this.storedUpTo = last.id;
     return stored;
