@@ -27,7 +27,12 @@ import { FLOOR_PG_FILE, type FloorPgResult, type FloorPgRow } from "./floor/pg-f
 import type { CommitStats } from "./floor/pg-floor-store.ts";
 import { HttpClient } from "./http-client.ts";
 import { readOptions } from "./options.ts";
-import { freshPostgresUrl, postgresCpuMs, stopPostgresCluster } from "./postgres-bench.ts";
+import {
+  freshPostgresUrl,
+  postgresCpuMs,
+  stopOnSignal,
+  stopPostgresCluster,
+} from "./postgres-bench.ts";
 import { waitForQuiet } from "./quiet.ts";
 import { measureWorkload } from "./run.ts";
 import { cpuMs, killAllServers } from "./server-handle.ts";
@@ -249,12 +254,7 @@ const show = (r: Row) =>
       `  (load ${r.load.toFixed(2)}, busy ${Math.round(r.busy * 100)}%)`,
   );
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    killAllServers();
-    stopPostgresCluster().finally(() => process.exit(130));
-  });
-}
+stopOnSignal(killAllServers);
 
 const rows: Array<Row & { rep: number }> = [];
 try {

@@ -113,3 +113,33 @@ export async function stopPostgresCluster(): Promise<void> {
   postmasterPid = null;
   await (await started).cluster.stop();
 }
+
+/** On SIGINT or SIGTERM: `cleanUp` (the driver's children), the cluster stopped, exit 130. */
+export function stopOnSignal(cleanUp: () => void): void {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      cleanUp();
+      stopPostgresCluster().finally(() => process.exit(130));
+    });
+  }
+}
+
+/**
+ * Runs a driver's `main` to its exit code; `cleanUp` runs on a signal, at exit, and when `main`
+ * throws (then the cluster is stopped too and the exit code is 1).
+ */
+export function runDriver(name: string, main: () => Promise<number>, cleanUp: () => void): void {
+  stopOnSignal(cleanUp);
+  process.on("exit", cleanUp);
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      process.stderr.write(`${name}: ${String((err as Error)?.stack ?? err)}\n`);
+      cleanUp();
+      stopPostgresCluster().catch(() => {});
+      process.exitCode = 1;
+    },
+  );
+}

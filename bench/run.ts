@@ -9,7 +9,7 @@ import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { BLANK, type Figure, medianFigure, round, table } from "./figures.ts";
 import { type BenchOptions, readOptions, type WorkloadName } from "./options.ts";
-import { stopPostgresCluster } from "./postgres-bench.ts";
+import { runDriver, stopPostgresCluster } from "./postgres-bench.ts";
 import { waitForQuiet } from "./quiet.ts";
 import { killAllServers } from "./server-handle.ts";
 import { targetLines } from "./targets.ts";
@@ -144,24 +144,4 @@ function isMain(): boolean {
   }
 }
 
-if (isMain()) {
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => {
-      killAllServers();
-      stopPostgresCluster().finally(() => process.exit(130));
-    });
-  }
-  process.on("exit", killAllServers);
-
-  main().then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err) => {
-      process.stderr.write(`bench: ${String((err as Error)?.stack ?? err)}\n`);
-      killAllServers();
-      stopPostgresCluster().catch(() => {});
-      process.exitCode = 1;
-    },
-  );
-}
+if (isMain()) runDriver("bench", main, killAllServers);

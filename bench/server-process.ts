@@ -13,6 +13,7 @@ import { dirname } from "node:path";
 import { loadConfig } from "../src/config/index.ts";
 import { createLogger } from "../src/observability/logger.ts";
 import { startServer } from "../src/server/start.ts";
+import { exitWhenTold } from "./child-exit.ts";
 import { startCpuProfile } from "./cpu-profiler.ts";
 import { installLatencyProbe } from "./latency-probe.ts";
 import { installStoreTrace } from "./store-trace.ts";
@@ -59,23 +60,12 @@ async function main(): Promise<void> {
   const latency = latencyFile ? installLatencyProbe(server.engine) : null;
   const profileFile = process.env.BENCH_PROFILE_FILE;
   const endProfile = profileFile ? await startCpuProfile(profileFile) : null;
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    const force = setTimeout(() => process.exit(2), 10_000);
+  exitWhenTold(async () => {
     await endProfile?.();
     await server.stop("bench finished");
     if (trace && traceFile) writeFileSync(traceFile, `${JSON.stringify(trace(), null, 1)}\n`);
     if (latency && latencyFile) writeFileSync(latencyFile, `${JSON.stringify(latency())}\n`);
-    clearTimeout(force);
-    process.exit(0);
-  };
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
-  process.stdin.on("end", stop);
-  process.stdin.on("error", stop);
-  process.stdin.resume();
+  });
   process.stdout.write(`${JSON.stringify({ url: server.url, pid: process.pid, synchronous })}\n`);
 }
 

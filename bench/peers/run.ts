@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BLANK, type Figure, round } from "../figures.ts";
 import { type BenchOptions, readOptions } from "../options.ts";
-import { stopPostgresCluster } from "../postgres-bench.ts";
+import { runDriver, stopPostgresCluster } from "../postgres-bench.ts";
 import { machine, measureWorkload, revision } from "../run.ts";
 import { killAllServers } from "../server-handle.ts";
 import { killAllWorkers } from "./drivers.ts";
@@ -150,22 +150,4 @@ const cleanUp = () => {
   killAllWorkers();
   killAllRedis();
 };
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    cleanUp();
-    stopPostgresCluster().finally(() => process.exit(130));
-  });
-}
-process.on("exit", cleanUp);
-
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err) => {
-    process.stderr.write(`peers: ${String((err as Error)?.stack ?? err)}\n`);
-    cleanUp();
-    stopPostgresCluster().catch(() => {});
-    process.exitCode = 1;
-  },
-);
+runDriver("peers", main, cleanUp);

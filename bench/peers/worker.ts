@@ -11,6 +11,7 @@
 //   fan     spread -> 20 branches -> gather, the gather starting once all branches are done
 //   nap     one step sleeping `sleepMs`
 // and every step but nap does nothing but hand over to the next: the figures are the engines'.
+import { exitWhenTold } from "../child-exit.ts";
 import { startCpuProfile } from "../cpu-profiler.ts";
 import { nextSteps, type Step, type WorkerSpec, type Workflow } from "./protocol.ts";
 
@@ -241,21 +242,10 @@ const PEERS = { graphile, pgboss, bullmq, dbos } as const;
 async function main() {
   const stop = await PEERS[spec.peer]();
   const endProfile = spec.profileFile ? await startCpuProfile(spec.profileFile) : null;
-  let stopping = false;
-  const end = async () => {
-    if (stopping) return;
-    stopping = true;
-    const force = setTimeout(() => process.exit(2), 10_000);
+  exitWhenTold(async () => {
     await endProfile?.();
     await stop().catch((err) => process.stderr.write(`stop: ${String(err)}\n`));
-    clearTimeout(force);
-    process.exit(0);
-  };
-  process.on("SIGTERM", end);
-  process.on("SIGINT", end);
-  process.stdin.on("end", end);
-  process.stdin.on("error", end);
-  process.stdin.resume();
+  });
   say({ ready: true, pid: process.pid });
 }
 
