@@ -68,6 +68,14 @@ export function parseTarget(url: string): Target {
   };
 }
 
+/** The URL with one more `-c name=value` in its `options` (a setting of the session). */
+function withSetting(connectionString: string, setting: string): string {
+  const url = new URL(connectionString);
+  const options = [url.searchParams.get("options"), `-c ${setting}`];
+  url.searchParams.set("options", options.filter(Boolean).join(" "));
+  return url.toString();
+}
+
 function bigintToNumber(text: string): number {
   const n = Number(text);
   if (!Number.isSafeInteger(n)) throw new Error(`postgres store: ${text} is not a safe integer`);
@@ -100,7 +108,18 @@ export function openPools(target: Target, options: PostgresOptions = {}): Pools 
   // after the one before it answered, so the savepoints and the writes a unit does not wait for
   // (transaction.ts) cost it no round trip. Answers still come back in order, and a statement
   // that fails inside the transaction aborts it as before.
-  const writer = new pg.Pool({ ...base, max: 1, idleTimeoutMillis: 0, pipeline: true });
+  // The writer plans each statement once: PostgreSQL would otherwise plan a prepared statement
+  // again on every call for as long as its custom plans look cheaper than the generic one, which
+  // the writer's CTEs over `unnest` arrays always do, and that planning was 42 % of the writer
+  // backend's CPU in W1 (`perf`, docs/benchmarks.md). Its statements find rows by key, so the
+  // generic plan is the plan a value would get.
+  const writer = new pg.Pool({
+    ...base,
+    connectionString: withSetting(target.connectionString, "plan_cache_mode=force_generic_plan"),
+    max: 1,
+    idleTimeoutMillis: 0,
+    pipeline: true,
+  });
   const reader = new pg.Pool({ ...base, max: options.readConnections ?? 8 });
   for (const pool of [writer, reader]) {
     // An idle connection that breaks (server restart) is dropped by the pool, which reports it
