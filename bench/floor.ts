@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Completions } from "./completions.ts";
 import { forkFloorServer } from "./floor/floor-fork.ts";
@@ -88,11 +88,14 @@ async function measure(w: Workload, o: BenchOptions, repeat: number): Promise<Fl
   const result: FloorResult = { at: new Date().toISOString(), runs: w.runs, cold: [], warm: [] };
   result.workload = w.name;
   result.cpu_us_per_run = { yardmaster: [], floor: [], floor_memory: [] };
+  result.load = [];
   if (w.idealMs !== null)
     result.ideal = { ms: w.idealMs, yardmaster: [], floor: [], floor_memory: [] };
   const splits: Split[][] = [];
   for (let rep = 1; rep <= repeat; rep++) {
-    console.log(`${w.name} repetition ${rep}`);
+    const load = loadavg()[0];
+    result.load?.push(Number(load.toFixed(2)));
+    console.log(`${w.name} repetition ${rep} (load average ${load.toFixed(2)})`);
     const ours = await yardmaster(w, o, rep);
     show("yardmaster", ours);
     const least = await floor(w, o, rep, true);

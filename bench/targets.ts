@@ -44,6 +44,8 @@ export interface FloorResult {
   warm: number[];
   /** Server CPU per run by server, per repetition [cold, warm]. */
   cpu_us_per_run?: Record<"yardmaster" | "floor" | "floor_memory", number[][]>;
+  /** The 1-minute load average before each repetition. */
+  load?: number[];
   /** W4 and W4-fan: the whole-wave ideal, and each server's wall over it per repetition
    * [cold, warm]. */
   ideal?: { ms: number } & Record<"yardmaster" | "floor" | "floor_memory", number[][]>;
