@@ -44,15 +44,17 @@ interface Join {
 /** Joins waiting for branches, by run id (their arrivals are stored rows; this only counts). */
 const joins = new Map<string, Join>();
 
-function spread(engine: FloorEngine, attempt: Attempt, output: number[], now: number): void {
-  engine.finish(
-    attempt,
-    output,
-    output.map(() => "branch"),
-    now,
-  );
+/** A fan-out: the attempt's outcome with one transition per item, and a branch task for each. */
+function fanOut(
+  engine: FloorEngine,
+  attempt: Attempt,
+  output: readonly unknown[],
+  to: { workflow: FloorWorkflow; node: string },
+  now: number,
+): void {
   const count = output.length;
-  joins.set(attempt.runId, { fanout: attempt.id, count, tasks: [], values: [], arrived: 0 });
+  const transitions = output.map(() => to.node);
+  engine.finish(attempt, output, transitions, now);
   for (const [index, payload] of output.entries()) {
     const branch = [{ count, fanout: attempt.id, index }];
     const lineage = {
@@ -61,8 +63,14 @@ function spread(engine: FloorEngine, attempt: Attempt, output: number[], now: nu
       from_task: attempt.id,
       arrivals: null,
     } as const;
-    engine.enqueue(fan, attempt.runId, "branch", payload, lineage, now);
+    engine.enqueue(to.workflow, attempt.runId, to.node, payload, lineage, now);
   }
+}
+
+function spread(engine: FloorEngine, attempt: Attempt, output: number[], now: number): void {
+  const count = output.length;
+  joins.set(attempt.runId, { fanout: attempt.id, count, tasks: [], values: [], arrived: 0 });
+  fanOut(engine, attempt, output, { workflow: fan, node: "branch" }, now);
 }
 
 function arrive(engine: FloorEngine, attempt: Attempt, output: number, now: number): void {
@@ -128,24 +136,8 @@ export const nap: FloorWorkflow = {
 const dozing = new Map<string, { outputs: unknown[]; tasks: number[]; left: number }>();
 
 function scatter(engine: FloorEngine, attempt: Attempt, output: number[], now: number): void {
-  const count = output.length;
-  engine.finish(
-    attempt,
-    output,
-    output.map(() => "doze"),
-    now,
-  );
-  dozing.set(attempt.runId, { outputs: [], tasks: [], left: count });
-  for (const [index, ms] of output.entries()) {
-    const branch = [{ count, fanout: attempt.id, index }];
-    const lineage = {
-      reason: "transition",
-      branch,
-      from_task: attempt.id,
-      arrivals: null,
-    } as const;
-    engine.enqueue(napfan, attempt.runId, "doze", ms, lineage, now);
-  }
+  dozing.set(attempt.runId, { outputs: [], tasks: [], left: output.length });
+  fanOut(engine, attempt, output, { workflow: napfan, node: "doze" }, now);
 }
 
 export const napfan: FloorWorkflow = {
