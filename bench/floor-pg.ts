@@ -15,15 +15,33 @@
 // the cluster's commits and WAL flushes per step, and the load average and busy share before it
 // (BENCH_QUIET=0.5 BENCH_QUIET_WAIT_S=60: wait up to a minute for others to leave a core free).
 // FLOOR_PG_PROFILE=<dir>: a V8 CPU profile of each floor server (bench/profile-summary.ts). Writes bench/results/floor-pg.json (bench/targets.ts prints its last ratio).
-//   node --import tsx bench/floor-pg.ts [repetitions] [--peer] [--only floor,floor-step,...]
+// `W4` instead: W4's driver (400 one-nap runs, 64 slots) and W4-fan's (one run fanning out 400
+// naps), each form's systems one after another (default yardmaster, floor, floor-2; `W4-fan`
+// alone: that form only); each row also has the wall, its ratio to the whole-wave ideal and, for
+// a floor, the hand-off lateness by wave. Writes bench/results/floor-pg-w4.json.
+//   node --import tsx bench/floor-pg.ts [W1|W4|W4-fan] [repetitions] [--peer] [--only=floor,floor-step,...]
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { dirname } from "node:path";
 import pg from "pg";
-import { Completions, lastEnd, submitMany } from "./completions.ts";
+import { Completions } from "./completions.ts";
 import type { Figure } from "./figures.ts";
 import { forkFloorServer } from "./floor/floor-fork.ts";
-import { FLOOR_PG_FILE, type FloorPgResult, type FloorPgRow } from "./floor/pg-floor-result.ts";
+import {
+  driveRound,
+  type FloorRound,
+  type FloorWorkload,
+  floorWorkloadNamed,
+  floorWorkloads,
+  showWaves,
+} from "./floor/floor-rounds.ts";
+import {
+  FLOOR_PG_FILE,
+  FLOOR_PG_W4_FILE,
+  type FloorPgResult,
+  type FloorPgRow,
+  floorPgW4Line,
+} from "./floor/pg-floor-result.ts";
 import type { CommitStats } from "./floor/pg-floor-store.ts";
 import { HttpClient } from "./http-client.ts";
 import { readOptions } from "./options.ts";
@@ -36,6 +54,7 @@ import {
 import { waitForQuiet } from "./quiet.ts";
 import { measureWorkload } from "./run.ts";
 import { cpuMs, killAllServers } from "./server-handle.ts";
+import { withSession } from "./session.ts";
 
 const args = process.argv.slice(2);
 const REPEAT = Number(args.find((a) => /^\d+$/.test(a)) ?? 3);
@@ -50,17 +69,24 @@ const SYSTEMS = [
   "graphile",
 ] as const;
 type System = (typeof SYSTEMS)[number];
-const picked = (only?.split(",") ?? SYSTEMS.filter((s) => s !== "graphile")) as System[];
-if (args.includes("--peer") && !picked.includes("graphile")) picked.push("graphile");
 const options = { ...readOptions(["W1"]), warm: false };
+const named = args.map(floorWorkloadNamed).find((n) => n !== undefined) ?? "W1";
+const known = floorWorkloads(options);
+// W4: both its forms, each with its own rows; W1's systems that make no sense for it are refused.
+const FORMS = named === "W4" ? [known.W4, known["W4-fan"]] : [known[named]];
+const W4_SYSTEMS: System[] = ["yardmaster", "floor", "floor-2"];
+const picked = (only?.split(",") ??
+  (named === "W1" ? SYSTEMS.filter((s) => s !== "graphile") : W4_SYSTEMS)) as System[];
+if (args.includes("--peer") && !picked.includes("graphile")) picked.push("graphile");
+if (named !== "W1" && picked.some((s) => s === "commits" || s === "graphile"))
+  throw new Error("commits and graphile run W1 only");
+if (named === "W3") throw new Error("the PostgreSQL floor has no arrivals: W1 and W4 only");
 const RUNS = options.w1.runs;
-const STEPS = RUNS * 3;
 
 type Row = Omit<FloorPgRow, "rep" | "system"> & { system: System };
 
-type Measured = Pick<Row, "system" | "stepsPerS" | "serverMs" | "pgMs" | "driverMs"> & {
-  stats?: CommitStats;
-};
+type Measured = Pick<Row, "system" | "stepsPerS" | "serverMs" | "pgMs" | "driverMs"> &
+  Pick<Row, "wallMs" | "ratio" | "waves"> & { stats?: CommitStats };
 
 const usedMs = (since: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(since);
@@ -87,14 +113,14 @@ async function counters() {
 
 /** `system`'s row, with the cluster's counters per step around it: a backend reports its
  * statistics when it exits, so the second reading waits a moment after the session closed. */
-async function measured(system: System): Promise<Row> {
+async function measured(system: System, w: FloorWorkload): Promise<Row> {
   const busy = await waitForQuiet(options.quietShare, options.quietWaitMs);
   const load = loadavg()[0];
   const before = await counters();
-  const row = await measure(system);
+  const row = await measure(system, w);
   await new Promise((r) => setTimeout(r, 1500));
   const after = await counters();
-  const per = (k: "commits" | "syncs" | "bytes") => (after[k] - before[k]) / STEPS;
+  const per = (k: "commits" | "syncs" | "bytes") => (after[k] - before[k]) / (w.runs * w.steps);
   const { stats, ...figures } = row;
   const commit = stats?.commits
     ? {
@@ -104,6 +130,7 @@ async function measured(system: System): Promise<Row> {
       }
     : {};
   return {
+    ...(w.name === "W1" ? {} : { workload: w.name }),
     ...figures,
     ...commit,
     load,
@@ -114,7 +141,7 @@ async function measured(system: System): Promise<Row> {
   };
 }
 
-async function floor(system: System): Promise<Measured> {
+async function floor(system: System, w: FloorWorkload): Promise<Measured> {
   const { url } = await freshPostgresUrl();
   const target =
     system === "floor-bare"
@@ -124,25 +151,19 @@ async function floor(system: System): Promise<Measured> {
         : url;
   const batch = system === "floor-step" ? "1" : "Infinity";
   const depth = system === "floor-2" ? "2" : "1";
-  const capacity = String(options.w1.capacity);
-  const { child, port } = await forkFloorServer([target, capacity, batch, depth]);
+  const { child, port } = await forkFloorServer([target, String(w.capacity), batch, depth]);
   try {
     const base = `http://127.0.0.1:${port}`;
     const client = new HttpClient(base, { timeoutMs: 120_000 });
     const ends = await Completions.open(base);
-    const cpu0 = cpuMs(child.pid!);
-    const pg0 = postgresCpuMs();
     const driver0 = process.cpuUsage();
-    const sent = await submitMany(client, "chain3", RUNS, options.inFlight, () => "chain");
-    const ids = [...sent.sentAt.keys()];
-    await ends.waitFor(ids, options.timeoutMs);
-    const wallMs = lastEnd(ends, ids) - sent.firstSentAt;
+    const cpu = () => cpuMs(child.pid!);
+    const round = await driveRound(w, options, {
+      ...{ client, ends, cpu, storeCpu: postgresCpuMs, floor: child },
+    });
     const row = {
-      system,
-      stepsPerS: Math.round((STEPS * 1000) / wallMs),
-      serverMs: (cpuMs(child.pid!) - cpu0) / STEPS,
-      pgMs: (postgresCpuMs() - pg0) / STEPS,
-      driverMs: usedMs(driver0) / STEPS,
+      ...fromRound(system, w, round),
+      driverMs: usedMs(driver0) / (w.runs * w.steps),
       stats: await new Promise<CommitStats>((resolve) => {
         child.once("message", (m: { stats: CommitStats }) => resolve(m.stats));
         child.send("floor-pg-stats");
@@ -160,10 +181,22 @@ async function floor(system: System): Promise<Measured> {
   }
 }
 
+function fromRound(system: System, w: FloorWorkload, r: FloorRound): Measured {
+  const wave = w.idealMs === null ? {} : { wallMs: r.wallMs, ratio: r.ratio ?? 0, waves: r.waves };
+  return {
+    system,
+    stepsPerS: r.stepsPerS,
+    serverMs: r.serverMs,
+    pgMs: r.storeMs,
+    driverMs: 0,
+    ...wave,
+  };
+}
+
 function fromFigure(system: System, f: Figure): Measured {
   if (f.error || !f.steps_per_s) throw new Error(`${system}: ${f.error ?? "no figure"}`);
   const n = (v: unknown) => (typeof v === "number" ? v : 0);
-  const share = (pct: unknown) => (n(pct) * n(f.wall_ms)) / 100 / STEPS;
+  const share = (pct: unknown) => (n(pct) * n(f.wall_ms)) / 100 / (RUNS * 3);
   return {
     system,
     stepsPerS: n(f.steps_per_s),
@@ -173,9 +206,23 @@ function fromFigure(system: System, f: Figure): Measured {
   };
 }
 
-async function yardmaster(): Promise<Measured> {
+// W1 as `npm run bench` measures it; W4's forms one at a time (`npm run bench`'s W4 runs both in
+// one go), on a fresh server and schema each, driven as the floors are.
+async function yardmaster(w: FloorWorkload): Promise<Measured> {
   process.env.BENCH_STORE = "postgres";
   try {
+    if (w.name !== "W1") {
+      const spec = { pools: { bench: w.capacity }, workflows: { [w.workflow]: "bench" } };
+      const { value } = await withSession(spec, async (s) => {
+        const driver0 = process.cpuUsage();
+        const round = await driveRound(w, options, {
+          ...{ client: s.client, ends: s.completions },
+          ...{ cpu: () => s.server.cpuMs(), storeCpu: () => s.server.storeCpuMs() },
+        });
+        return { round, driverMs: usedMs(driver0) / (w.runs * w.steps) };
+      });
+      return { ...fromRound("yardmaster", w, value.round), driverMs: value.driverMs };
+    }
     const rows = await measureWorkload("W1", options);
     return fromFigure("yardmaster", rows.find((r) => r.workload === "W1")!);
   } finally {
@@ -215,43 +262,46 @@ async function commitLoop(): Promise<Measured> {
     const pg0 = postgresCpuMs();
     const cpu0 = process.cpuUsage();
     const start = performance.now();
-    for (let i = 1; i <= STEPS; i++) {
+    for (let i = 1; i <= RUNS * 3; i++) {
       await client.query({ name: "c", text: `INSERT INTO ${schema}.t VALUES ($1)`, values: [i] });
     }
     const wallMs = performance.now() - start;
     return {
       system: "commits",
-      stepsPerS: Math.round((STEPS * 1000) / wallMs),
+      stepsPerS: Math.round((RUNS * 3 * 1000) / wallMs),
       serverMs: 0,
-      driverMs: usedMs(cpu0) / STEPS,
-      pgMs: (postgresCpuMs() - pg0) / STEPS,
-      stats: { commits: STEPS, buildMs: 0, commitMs: wallMs, events: 0 },
+      driverMs: usedMs(cpu0) / (RUNS * 3),
+      pgMs: (postgresCpuMs() - pg0) / (RUNS * 3),
+      stats: { commits: RUNS * 3, buildMs: 0, commitMs: wallMs, events: 0 },
     };
   } finally {
     await client.end();
   }
 }
 
-const measure = (system: System) =>
+const measure = (system: System, w: FloorWorkload) =>
   system === "yardmaster"
-    ? yardmaster()
+    ? yardmaster(w)
     : system === "graphile"
       ? graphile()
       : system === "commits"
         ? commitLoop()
-        : floor(system);
+        : floor(system, w);
 
 const fixed = (ms: number) => ms.toFixed(3);
 const show = (r: Row) =>
   console.log(
-    `${r.system.padEnd(11)} ${String(r.stepsPerS).padStart(6)} steps/s  CPU ms/step: server ${fixed(r.serverMs)}` +
+    (r.workload ? `${r.workload.padEnd(7)}` : "") +
+      (r.ratio === undefined ? "" : `${r.wallMs} ms = ${r.ratio}x the ideal; `) +
+      `${r.system.padEnd(11)} ${String(r.stepsPerS).padStart(6)} steps/s  CPU ms/step: server ${fixed(r.serverMs)}` +
       `  PostgreSQL ${fixed(r.pgMs)}  together ${fixed(r.serverMs + r.pgMs)}  driver ${fixed(r.driverMs)}` +
       `  per step: ${r.commits.toFixed(2)} commits, ${r.walSyncs.toFixed(2)} WAL flushes,` +
       ` ${Math.round(r.walBytes)} WAL bytes` +
       (r.commitMs === undefined
         ? ""
         : `; a commit: ${r.buildMs?.toFixed(2)} ms to build, ${r.commitMs.toFixed(2)} ms to answer, ${r.eventsPerCommit?.toFixed(1)} events`) +
-      `  (load ${r.load.toFixed(2)}, busy ${Math.round(r.busy * 100)}%)`,
+      `  (load ${r.load.toFixed(2)}, busy ${Math.round(r.busy * 100)}%)` +
+      (r.waves ? `\n        hand-off p50/max ms by wave: ${showWaves(r.waves)}` : ""),
   );
 
 stopOnSignal(killAllServers);
@@ -260,15 +310,16 @@ const rows: Array<Row & { rep: number }> = [];
 try {
   for (let rep = 1; rep <= REPEAT; rep++) {
     console.log(`repetition ${rep}`);
-    for (const system of picked) {
-      try {
-        const row = { ...(await measured(system)), rep };
-        rows.push(row);
-        show(row);
-      } catch (err) {
-        console.log(`${system.padEnd(11)} failed: ${String((err as Error)?.message ?? err)}`);
+    for (const form of FORMS)
+      for (const system of picked) {
+        try {
+          const row = { ...(await measured(system, form)), rep };
+          rows.push(row);
+          show(row);
+        } catch (err) {
+          console.log(`${system.padEnd(11)} failed: ${String((err as Error)?.message ?? err)}`);
+        }
       }
-    }
   }
 } finally {
   await stopPostgresCluster();
@@ -281,19 +332,23 @@ const ratio = (rep: number, a: System, b: System) => {
   return x && y ? Number((x.stepsPerS / y.stepsPerS).toFixed(2)) : null;
 };
 const reps = [...new Set(rows.map((r) => r.rep))];
+const w1 = named === "W1";
 const result: FloorPgResult = {
   at: new Date().toISOString(),
-  runs: RUNS,
+  runs: w1 ? RUNS : FORMS[0].runs,
   rows: rows.map((r) => ({
     ...r,
     serverMs: Number(fixed(r.serverMs)),
     pgMs: Number(fixed(r.pgMs)),
   })),
-  floorOverYardmaster: reps.map((rep) => ratio(rep, "floor", "yardmaster")),
-  floorOverGraphile: reps.map((rep) => ratio(rep, "floor", "graphile")),
+  floorOverYardmaster: w1 ? reps.map((rep) => ratio(rep, "floor", "yardmaster")) : [],
+  floorOverGraphile: w1 ? reps.map((rep) => ratio(rep, "floor", "graphile")) : [],
 };
-console.log(
-  `floor / yardmaster steps/s: ${result.floorOverYardmaster.join(", ")}; floor / graphile-worker: ${result.floorOverGraphile.join(", ")}`,
-);
-mkdirSync(dirname(FLOOR_PG_FILE), { recursive: true });
-writeFileSync(FLOOR_PG_FILE, `${JSON.stringify(result, null, 2)}\n`);
+if (w1)
+  console.log(
+    `floor / yardmaster steps/s: ${result.floorOverYardmaster.join(", ")}; floor / graphile-worker: ${result.floorOverGraphile.join(", ")}`,
+  );
+else console.log(floorPgW4Line(undefined, result));
+const file = w1 ? FLOOR_PG_FILE : FLOOR_PG_W4_FILE;
+mkdirSync(dirname(file), { recursive: true });
+writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);

@@ -1,8 +1,17 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { Completions, lastEnd, submitMany } from "./completions.ts";
+import { Completions } from "./completions.ts";
 import { forkFloorServer } from "./floor/floor-fork.ts";
+import {
+  driveRound,
+  type FloorRound,
+  floorWorkloadNamed,
+  floorWorkloads,
+  type RoundTarget,
+  showWaves,
+  type FloorWorkload as Workload,
+} from "./floor/floor-rounds.ts";
 import { HttpClient } from "./http-client.ts";
 import { type BenchOptions, readOptions } from "./options.ts";
 import { meanSplit, perRun, type Split, splitTable } from "./profile-split.ts";
@@ -10,53 +19,11 @@ import { cpuMs, waitExit } from "./server-handle.ts";
 import { withSession } from "./session.ts";
 import { type FloorResult, floorFile } from "./targets.ts";
 
-interface Workload {
-  name: "W1" | "W3";
-  workflow: string;
-  runs: number;
-  /** Attempts per run. */
-  steps: number;
-  capacity: number;
-  title: string;
-}
+type Round = FloorRound;
 
-function workloads(o: BenchOptions): Record<Workload["name"], Workload> {
-  const { w1, w3 } = o;
-  return {
-    W1: { name: "W1", workflow: "chain3", steps: 3, title: "chain", ...w1 },
-    W3: {
-      ...{ name: "W3", workflow: "fan", runs: w3.runs, steps: w3.width + 2 },
-      ...{ capacity: w3.capacity, title: String(w3.width) },
-    },
-  };
-}
-
-interface Round {
-  stepsPerS: number;
-  cpuUsPerRun: number;
-}
-
-interface Target {
-  client: HttpClient;
-  ends: Completions;
-  cpu: () => number;
-}
-
-async function round(w: Workload, o: BenchOptions, t: Target): Promise<Round> {
-  const before = t.cpu();
-  const sent = await submitMany(t.client, w.workflow, w.runs, o.inFlight, () => w.title);
-  const ids = [...sent.sentAt.keys()];
-  await t.ends.waitFor(ids, o.timeoutMs);
-  const wallMs = lastEnd(t.ends, ids) - sent.firstSentAt;
-  return {
-    stepsPerS: Math.round((w.runs * w.steps * 1000) / wallMs),
-    cpuUsPerRun: Math.round(((t.cpu() - before) * 1000) / w.runs),
-  };
-}
-
-async function rounds(w: Workload, o: BenchOptions, t: Target): Promise<Round[]> {
-  const out = [await round(w, o, t)];
-  if (o.warm) out.push(await round(w, o, t));
+async function rounds(w: Workload, o: BenchOptions, t: RoundTarget): Promise<Round[]> {
+  const out = [await driveRound(w, o, t)];
+  if (o.warm) out.push(await driveRound(w, o, t));
   return out;
 }
 
@@ -90,7 +57,7 @@ async function floor(w: Workload, o: BenchOptions, rep: number, durable: boolean
     const base = `http://127.0.0.1:${port}`;
     const client = new HttpClient(base, { timeoutMs: 60_000 });
     const ends = await Completions.open(base);
-    const result = await rounds(w, o, { client, ends, cpu: () => cpuMs(child.pid!) });
+    const result = await rounds(w, o, { client, ends, cpu: () => cpuMs(child.pid!), floor: child });
     ends.close();
     client.close();
     return result;
@@ -101,9 +68,17 @@ async function floor(w: Workload, o: BenchOptions, rep: number, durable: boolean
   }
 }
 
+// W4's rounds also say their wall, its ratio to the whole-wave ideal and, from a floor, its
+// commits per step and each wave's hand-off lateness.
+const waveText = (r: Round) =>
+  r.ratio === null
+    ? ""
+    : `, ${r.wallMs} ms = ${r.ratio}x the ideal` +
+      (r.waves ? `, ${r.commits} commits/step, hand-off p50/max ms: ${showWaves(r.waves)}` : "");
+
 const show = (name: string, [cold, warm]: Round[]) => {
   const at = (r: Round) =>
-    `${String(r.stepsPerS).padStart(6)} steps/s (${r.cpuUsPerRun} µs CPU/run)`;
+    `${String(r.stepsPerS).padStart(6)} steps/s (${r.cpuUsPerRun} µs CPU/run${waveText(r)})`;
   console.log(`${name.padEnd(13)} cold ${at(cold)}${warm ? `  warm ${at(warm)}` : ""}`);
 };
 
@@ -113,9 +88,14 @@ async function measure(w: Workload, o: BenchOptions, repeat: number): Promise<Fl
   const result: FloorResult = { at: new Date().toISOString(), runs: w.runs, cold: [], warm: [] };
   result.workload = w.name;
   result.cpu_us_per_run = { yardmaster: [], floor: [], floor_memory: [] };
+  result.load = [];
+  if (w.idealMs !== null)
+    result.ideal = { ms: w.idealMs, yardmaster: [], floor: [], floor_memory: [] };
   const splits: Split[][] = [];
   for (let rep = 1; rep <= repeat; rep++) {
-    console.log(`${w.name} repetition ${rep}`);
+    const load = loadavg()[0];
+    result.load?.push(Number(load.toFixed(2)));
+    console.log(`${w.name} repetition ${rep} (load average ${load.toFixed(2)})`);
     const ours = await yardmaster(w, o, rep);
     show("yardmaster", ours);
     const least = await floor(w, o, rep, true);
@@ -126,8 +106,10 @@ async function measure(w: Workload, o: BenchOptions, repeat: number): Promise<Fl
       ["yardmaster", ours],
       ["floor", least],
       ["floor_memory", bare],
-    ] as const)
+    ] as const) {
       result.cpu_us_per_run[key].push(r.map((x) => x.cpuUsPerRun));
+      result.ideal?.[key].push(r.map((x) => x.ratio ?? 0));
+    }
     // The target: Yardmaster's server CPU per run within 1.3x of the durable floor's.
     const warm = ours[1] && least[1] ? per(ours[1], least[1]) : null;
     const warmText = warm === null ? "" : `, warm ${warm}x`;
@@ -162,12 +144,16 @@ function printSplit(w: Workload, o: BenchOptions, rep: number, measured: Round[]
 
 const args = process.argv.slice(2);
 const repeat = Number(args.find((a) => /^\d+$/.test(a)) ?? 2);
-const names = args.filter((a) => !/^\d+$/.test(a)).map((a) => a.toUpperCase());
-const options = readOptions(names.length ? names : ["W1", "W3"]);
-const known = workloads(options);
-for (const name of options.workloads) {
-  const w = known[name as Workload["name"]];
-  if (!w) throw new Error(`the floor runs W1 and W3, not ${name}`);
+const names = args.filter((a) => !/^\d+$/.test(a));
+const picked = (names.length ? names : ["W1", "W3"]).map((a) => {
+  const name = floorWorkloadNamed(a);
+  if (!name) throw new Error(`the floor runs W1, W3, W4 and W4-fan, not ${a}`);
+  return name;
+});
+const options = readOptions([]);
+const known = floorWorkloads(options);
+for (const name of picked) {
+  const w = known[name];
   const result = await measure(w, options, repeat);
   // For `npm run bench`'s target lines (bench/targets.ts); not from profiled rounds, which the
   // profiler makes dearer.

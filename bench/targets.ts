@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Figure } from "./figures.ts";
-import { floorPgLine } from "./floor/pg-floor-result.ts";
+import { floorPgLine, floorPgW4Line } from "./floor/pg-floor-result.ts";
 import { type PeerRow, peerRatios, ratioLines } from "./peers/ratios.ts";
 
 /** What bench/submit-cost.ts measured last: CPU per run of single and batch submits, by round. */
@@ -36,7 +36,7 @@ function submitCostLine(): string {
 export interface FloorResult {
   at: string;
   runs: number;
-  /** W1 or W3 (absent in files written before W3 had a floor: W1). */
+  /** W1, W3, W4 or W4-fan (absent in files written before W3 had a floor: W1). */
   workload?: string;
   /** One ratio per repetition, cold rounds against cold rounds. */
   cold: number[];
@@ -44,11 +44,32 @@ export interface FloorResult {
   warm: number[];
   /** Server CPU per run by server, per repetition [cold, warm]. */
   cpu_us_per_run?: Record<"yardmaster" | "floor" | "floor_memory", number[][]>;
+  /** The 1-minute load average before each repetition. */
+  load?: number[];
+  /** W4 and W4-fan: the whole-wave ideal, and each server's wall over it per repetition
+   * [cold, warm]. */
+  ideal?: { ms: number } & Record<"yardmaster" | "floor" | "floor_memory", number[][]>;
 }
 
 /** Where bench/floor.ts writes its last result for a workload (W1: the file it always had). */
 export function floorFile(workload: string): string {
   return join(import.meta.dirname, "results", `floor-${workload.toLowerCase()}.json`);
+}
+
+const range = (xs: number[]) => {
+  const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
+  return xs.length === 0 ? "not measured" : lo === hi ? `${lo}x` : `${lo}-${hi}x`;
+};
+
+/** W4 and W4-fan on SQLite: the durable floor's wall over the whole-wave ideal beside ours. */
+function floorIdealLine(workload: string): string {
+  const file = floorFile(workload);
+  const what = `${workload} wall / whole-wave ideal on SQLite, the durable floor beside Yardmaster`;
+  if (!existsSync(file)) return `${what}: not measured (bench/floor.ts ${workload}; a bound)`;
+  const f = JSON.parse(readFileSync(file, "utf8")) as FloorResult;
+  if (!f.ideal) return `${what}: not in ${file}`;
+  const cold = (xs: number[][]) => range(xs.map(([c]) => c));
+  return `${what} (bench/floor.ts, ${f.at}): floor cold ${cold(f.ideal.floor)}, Yardmaster cold ${cold(f.ideal.yardmaster)} (target <= 1.10x)`;
 }
 
 function floorLine(workload: string): string {
@@ -57,10 +78,6 @@ function floorLine(workload: string): string {
   const what = `${workload} server CPU per run / the durable floor's`;
   if (!existsSync(file)) return `${what}: not measured (bench/floor.ts ${workload}; ${goal})`;
   const f = JSON.parse(readFileSync(file, "utf8")) as FloorResult;
-  const range = (xs: number[]) => {
-    const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
-    return xs.length === 0 ? "not measured" : lo === hi ? `${lo}x` : `${lo}-${hi}x`;
-  };
   const met = Math.max(...f.cold, ...f.warm) <= 1.3 ? "  met" : "  NOT MET";
   return `${what} (bench/floor.ts, ${f.at}): cold ${range(f.cold)}, warm ${range(f.warm)} (${goal})${met}`;
 }
@@ -149,7 +166,8 @@ export function targetLines(figures: readonly Figure[]): string[] {
     lines.push(`  ${t.what}: ${shown} (target ${t.goal})${verdict}`);
   }
   lines.push(`  ${submitCostLine()}`);
-  for (const line of [floorLine("W1"), floorLine("W3"), floorPgLine(), ...peerTargetLines()])
+  const floors = [floorLine("W1"), floorLine("W3"), floorIdealLine("W4"), floorIdealLine("W4-fan")];
+  for (const line of [...floors, floorPgLine(), floorPgW4Line(), ...peerTargetLines()])
     lines.push(`  ${line}`);
   return lines;
 }

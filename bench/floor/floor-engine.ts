@@ -29,6 +29,20 @@ export interface Attempt {
   workflow: FloorWorkflow;
   /** The run's start task: its claim starts the run. */
   first: boolean;
+  /** When it was made ready (performance.now): its commit's turn. */
+  readyAt: number;
+}
+
+/** What the engine counted (the drivers ask by IPC: `floor-stats`). */
+export interface EngineStats {
+  /** Transactions committed. */
+  commits: number;
+  /**
+   * Per attempt that took a slot a body's end freed, in start order: its start's lateness
+   * (ms), from the later of that body's end and its own enqueueing to its body's start, i.e.
+   * the hand-off: the freeing outcome's and the claim's commit and the turns around it.
+   */
+  handoffs: number[];
 }
 
 /** Why a task was enqueued, as its `task.enqueued` event says. */
@@ -68,6 +82,10 @@ export class FloorEngine {
   #position = 0;
   readonly #batch: number;
   readonly #depth: number;
+  /** When bodies that freed a slot ended, oldest first (a claim takes the oldest). */
+  #freedAt: number[] = [];
+  #handedAt: Array<number | null> = [];
+  readonly stats: EngineStats = { commits: 0, handoffs: [] };
 
   /** `batch`: the most operations (a submit, a step's end) one transaction takes; 1 commits
    * every operation on its own, the default takes all that are waiting (group commit).
@@ -123,7 +141,8 @@ export class FloorEngine {
       ...{ attempt: 1, node, payload_present: true, reason: l.reason },
       ...{ branch: l.branch, from_task: l.from_task, arrivals: l.arrivals },
     });
-    this.#ready.push({ id, runId, node, payload, workflow: w, first: l.reason === "start" });
+    const first = l.reason === "start";
+    this.#ready.push({ id, runId, node, payload, workflow: w, first, readyAt: performance.now() });
     return id;
   }
 
@@ -136,9 +155,9 @@ export class FloorEngine {
   }
 
   /** The run's end, after its last attempt's `task.done`. */
-  complete(attempt: Attempt, output: unknown, now: number): void {
+  complete(attempt: Attempt, output: unknown, now: number, terminal = [attempt.id]): void {
     this.store.finishRun(attempt.runId, now);
-    const data = { node: attempt.node, output, task_id: attempt.id, terminal_tasks: [attempt.id] };
+    const data = { node: attempt.node, output, task_id: attempt.id, terminal_tasks: terminal };
     this.emit("run.completed", attempt.runId, attempt.id, data);
   }
 
@@ -156,6 +175,8 @@ export class FloorEngine {
       if (attempt.first) this.emit("run.started", runId, id, { node, task_id: id });
       this.emit("task.started", runId, id, { attempt: 1, node });
       this.#started.push(attempt);
+      const freed = this.#freedAt.shift();
+      this.#handedAt.push(freed === undefined ? null : Math.max(freed, attempt.readyAt));
     }
     if (this.#readyAt > 1024 && this.#readyAt * 2 > this.#ready.length) {
       this.#ready = this.#ready.slice(this.#readyAt);
@@ -186,11 +207,16 @@ export class FloorEngine {
     this.#events = [];
     const acks = this.#acks;
     const started = this.#started;
+    const handed = this.#handedAt;
     this.#acks = [];
     this.#started = [];
+    this.#handedAt = [];
     const release = () => {
+      this.stats.commits += 1;
       this.#publish(stored);
       for (const ack of acks) ack();
+      const at = performance.now();
+      for (const from of handed) if (from !== null) this.stats.handoffs.push(at - from);
       for (const attempt of started) this.#run(attempt);
     };
     if (!committed) {
@@ -212,11 +238,12 @@ export class FloorEngine {
   }
 
   #run(attempt: Attempt): void {
-    attempt.workflow.body(attempt).then((output) =>
+    attempt.workflow.body(attempt).then((output) => {
+      this.#freedAt.push(performance.now());
       this.#later((now) => {
         this.#free += 1;
         attempt.workflow.done(this, attempt, output, now);
-      }),
-    );
+      });
+    });
   }
 }

@@ -1,7 +1,8 @@
 // The floor's HTTP side, on node:http with no framework: `POST /api/workflows/{name}/runs` for
 // the floor's workflows (a JSON body with a string title; 201 with the run id once committed)
 // and `GET /api/events` (server-sent events, optionally filtered by `names`), a frame built once
-// for an event some subscriber takes and written to each of them, corked for the turn. Forked by
+// for an event some subscriber takes and written to each of them, corked for the turn; by IPC,
+// `floor-stats` answers the engine's counters (commits, hand-off lateness). Forked by
 // bench/floor.ts with the store file (or `memory`: no store at all; bench/floor-pg.ts: a
 // PostgreSQL URL) and the pool's capacity as its arguments, it reports its port by IPC. FLOOR_PROFILE_FILE: a CPU profile of the serving
 // window, as BENCH_PROFILE takes of the real server (bench/cpu-profiler.ts).
@@ -89,7 +90,7 @@ function answer(res: http.ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-// The store: `memory`, a PostgreSQL URL (bench/floor/pg-floor-store.ts, W1 only) or a SQLite
+// The store: `memory`, a PostgreSQL URL (bench/floor/pg-floor-store.ts: W1 and W4) or a SQLite
 // file; then the pool's size, the most operations a transaction takes (default all waiting:
 // group commit) and the commits in flight at once (default 1).
 const target = process.argv[2] ?? "memory";
@@ -103,6 +104,10 @@ const batch = Number(process.argv[4] ?? Number.POSITIVE_INFINITY);
 const depth = Number(process.argv[5] ?? 1);
 const capacity = Number(process.argv[3] ?? 8);
 const engine = new FloorEngine(store, FLOOR_WORKFLOWS, capacity, publish, batch, depth);
+// The engine's counters for the drivers (bench/floor/floor-rounds.ts).
+process.on("message", (m) => {
+  if (m === "floor-stats") process.send?.({ floorStats: engine.stats });
+});
 const server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
   const workflow = req.method === "POST" ? RUNS.exec(req.url ?? "")?.[1] : undefined;
   if (workflow && engine.has(workflow)) submit(workflow, req, res);

@@ -5,6 +5,10 @@
 //   run 1 run row, width + 2 task rows, width arrival rows, 4 * width + 9 events (run.created,
 //   run.started, run.completed; task.enqueued, task.started, task.done per task; join.arrived
 //   per branch).
+//   nap (W4): one node sleeping `title` ms (50): per run 1 run row, 1 task row, 6 events.
+//   napfan (W4-fan): scatter -> `count` sleeping dozes (title `400x50`), each terminal, the run
+//   completed by the last: per run 1 run row, count + 1 task rows, 3 * count + 6 events (no
+//   join, so no arrival rows; run.completed carries the dozes' outputs and ids).
 import type { Attempt, FloorEngine, FloorWorkflow, Lineage } from "./floor-engine.ts";
 
 const CHAIN = ["a", "b", "c"];
@@ -40,15 +44,17 @@ interface Join {
 /** Joins waiting for branches, by run id (their arrivals are stored rows; this only counts). */
 const joins = new Map<string, Join>();
 
-function spread(engine: FloorEngine, attempt: Attempt, output: number[], now: number): void {
-  engine.finish(
-    attempt,
-    output,
-    output.map(() => "branch"),
-    now,
-  );
+/** A fan-out: the attempt's outcome with one transition per item, and a branch task for each. */
+function fanOut(
+  engine: FloorEngine,
+  attempt: Attempt,
+  output: readonly unknown[],
+  to: { workflow: FloorWorkflow; node: string },
+  now: number,
+): void {
   const count = output.length;
-  joins.set(attempt.runId, { fanout: attempt.id, count, tasks: [], values: [], arrived: 0 });
+  const transitions = output.map(() => to.node);
+  engine.finish(attempt, output, transitions, now);
   for (const [index, payload] of output.entries()) {
     const branch = [{ count, fanout: attempt.id, index }];
     const lineage = {
@@ -57,8 +63,14 @@ function spread(engine: FloorEngine, attempt: Attempt, output: number[], now: nu
       from_task: attempt.id,
       arrivals: null,
     } as const;
-    engine.enqueue(fan, attempt.runId, "branch", payload, lineage, now);
+    engine.enqueue(to.workflow, attempt.runId, to.node, payload, lineage, now);
   }
+}
+
+function spread(engine: FloorEngine, attempt: Attempt, output: number[], now: number): void {
+  const count = output.length;
+  joins.set(attempt.runId, { fanout: attempt.id, count, tasks: [], values: [], arrived: 0 });
+  fanOut(engine, attempt, output, { workflow: fan, node: "branch" }, now);
 }
 
 function arrive(engine: FloorEngine, attempt: Attempt, output: number, now: number): void {
@@ -105,4 +117,47 @@ export const fan: FloorWorkflow = {
   },
 };
 
-export const FLOOR_WORKFLOWS = [chain3, fan];
+const sleep = (ms: number) => new Promise<number>((resolve) => setTimeout(() => resolve(ms), ms));
+
+// A run's start payload as Yardmaster stores it (the submit's title and description).
+const titled = (title: string) => ({ title, description: "" });
+
+export const nap: FloorWorkflow = {
+  name: "nap",
+  start: (title) => ({ node: "sleep", payload: titled(title) }),
+  body: (attempt) => sleep(Number((attempt.payload as { title: string }).title) || 50),
+  done(engine, attempt, output, now) {
+    engine.finish(attempt, output, [], now);
+    engine.complete(attempt, output, now);
+  },
+};
+
+/** Fanned-out runs' dozes still sleeping, by run id: their outputs and task ids. */
+const dozing = new Map<string, { outputs: unknown[]; tasks: number[]; left: number }>();
+
+function scatter(engine: FloorEngine, attempt: Attempt, output: number[], now: number): void {
+  dozing.set(attempt.runId, { outputs: [], tasks: [], left: output.length });
+  fanOut(engine, attempt, output, { workflow: napfan, node: "doze" }, now);
+}
+
+export const napfan: FloorWorkflow = {
+  name: "napfan",
+  start: (title) => ({ node: "scatter", payload: titled(title) }),
+  async body(attempt) {
+    if (attempt.node === "doze") return sleep(attempt.payload as number);
+    const [count, ms] = (attempt.payload as { title: string }).title.split("x").map(Number);
+    return Array.from({ length: count || 400 }, () => ms || 50);
+  },
+  done(engine, attempt, output, now) {
+    if (attempt.node === "scatter") return scatter(engine, attempt, output as number[], now);
+    engine.finish(attempt, output, [], now);
+    const run = dozing.get(attempt.runId)!;
+    run.outputs.push(output);
+    run.tasks.push(attempt.id);
+    if (--run.left > 0) return;
+    dozing.delete(attempt.runId);
+    engine.complete(attempt, run.outputs, now, run.tasks);
+  },
+};
+
+export const FLOOR_WORKFLOWS = [chain3, fan, nap, napfan];

@@ -1,4 +1,4 @@
-// The chain floor's store on PostgreSQL (bench/floor-pg.ts): the rows and events the SQLite floor
+// The floor's store on PostgreSQL for W1 and W4 (bench/floor-pg.ts): the rows and events the SQLite floor
 // writes, in Yardmaster's tables with the columns their indexes and NOT NULLs need and every
 // index Yardmaster's PostgreSQL schema has on them (src/stores/postgres/schema-v*.ts; `bare`: the
 // SQLite floor's two indexes only), no foreign keys, no CHECKs. A transaction is one statement:
@@ -260,13 +260,13 @@ export class PgFloorStore implements FloorStore {
     return stored;
   }
 
-  // The PostgreSQL floor runs W1's chain only: no workflow of it joins.
+  // The PostgreSQL floor runs W1's chain and W4's naps: no workflow of them joins.
   insertArrival(): void {
-    throw new Error("the PostgreSQL floor runs W1 only: it has no arrivals");
+    throw new Error("the PostgreSQL floor runs W1 and W4 only: it has no arrivals");
   }
 
   bindArrivals(): void {
-    throw new Error("the PostgreSQL floor runs W1 only: it has no arrivals");
+    throw new Error("the PostgreSQL floor runs W1 and W4 only: it has no arrivals");
   }
 
   close(): Promise<void> {
