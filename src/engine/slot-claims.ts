@@ -22,23 +22,27 @@ export interface SlotOwner {
   scope(pool: Pool): ClaimScope | undefined;
 }
 
-/** Inside `live`'s outcome unit: claims a task for the slot `live` frees, started on commit. */
-export async function handOff(owner: SlotOwner, work: Work, live: LiveAttempt): Promise<void> {
+/**
+ * Inside `live`'s outcome unit: claims a task for the slot `live` frees, started on commit.
+ * Answers whether it claimed one.
+ */
+export async function handOff(owner: SlotOwner, work: Work, live: LiveAttempt): Promise<boolean> {
   const pool = owner.registry.pools.get(live.pool);
-  if (!pool || !live.holdsSlot || !owner.mayClaim(pool)) return;
+  if (!pool || !live.holdsSlot || !owner.mayClaim(pool)) return false;
   const [next] = await claimInto(
     work,
     owner.registry.workflowsOnPool(pool.name),
     1,
     owner.scope(pool),
   );
-  if (!next) return;
+  if (!next) return false;
   work.after(() => {
     // The slot changes hands: `live` no longer frees it when it finishes.
     live.holdsSlot = false;
     pool.inFlight -= 1;
     owner.start(pool, next);
   });
+  return true;
 }
 
 export interface SlotReservation {
