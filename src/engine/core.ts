@@ -44,8 +44,7 @@ export interface EngineCore {
     release(live: LiveAttempt): void;
     reacquire(live: LiveAttempt): Promise<void>;
     /** Inside `live`'s outcome unit: claims the next task for the slot it frees. */
-    /** Answers whether it claimed a task for the slot. */
-    handOff(work: Work, live: LiveAttempt): Promise<boolean>;
+    handOff(work: Work, live: LiveAttempt): Promise<void>;
     /** A free slot of the pool for a unit about to enqueue work, or null (slot-claims.ts). */
     reserve(pool: string): SlotReservation | null;
   };

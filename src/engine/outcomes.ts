@@ -59,13 +59,9 @@ export async function completeAttempt(
       routing.kind === "transitions" &&
       routing.transitions.length > 0 &&
       (await applyTransitions(work, core.registry, run, done, routing));
-    if (!enqueued) await settleRun(work, run.id, done);
-    const handed = live !== undefined && (await core.slots.handOff(work, live));
-    // One task enqueued and one claimed for the attempt's slot: the ready work in front of the
-    // dispatcher did not grow, so it has nothing new to claim (nor does the attempt's end free a
-    // slot, dispatcher.ts). Otherwise it is woken for what is left.
-    const single = routing.kind === "transitions" && routing.transitions.length === 1;
-    if (enqueued && !(handed && single)) work.after(() => core.wake());
+    if (enqueued) work.after(() => core.wake());
+    else await settleRun(work, run.id, done);
+    if (live) await core.slots.handOff(work, live);
     return true;
   });
 }

@@ -22,27 +22,23 @@ export interface SlotOwner {
   scope(pool: Pool): ClaimScope | undefined;
 }
 
-/**
- * Inside `live`'s outcome unit: claims a task for the slot `live` frees, started on commit.
- * Answers whether it claimed one.
- */
-export async function handOff(owner: SlotOwner, work: Work, live: LiveAttempt): Promise<boolean> {
+/** Inside `live`'s outcome unit: claims a task for the slot `live` frees, started on commit. */
+export async function handOff(owner: SlotOwner, work: Work, live: LiveAttempt): Promise<void> {
   const pool = owner.registry.pools.get(live.pool);
-  if (!pool || !live.holdsSlot || !owner.mayClaim(pool)) return false;
+  if (!pool || !live.holdsSlot || !owner.mayClaim(pool)) return;
   const [next] = await claimInto(
     work,
     owner.registry.workflowsOnPool(pool.name),
     1,
     owner.scope(pool),
   );
-  if (!next) return false;
+  if (!next) return;
   work.after(() => {
     // The slot changes hands: `live` no longer frees it when it finishes.
     live.holdsSlot = false;
     pool.inFlight -= 1;
     owner.start(pool, next);
   });
-  return true;
 }
 
 export interface SlotReservation {
