@@ -128,7 +128,7 @@ describe.skipIf(postgres.url === null)("postgres pipelined writes", () => {
     ]);
     const stored = await s.listEvents({});
     expect(stored.map((e) => e.data)).toEqual([{ n: 1 }, { n: 5 }]);
-    expect(stored[1].id).toBe(stored[0].id + 1);
+    expect(stored[1].id).toBe(stored[0].id! + 1);
     const tasks = await s.listTasks({ run_id: run.id });
     expect(tasks.map((t) => t.node)).toEqual([task.node, "n1", "n5"]);
     expect(tasks[0].result).toBe(5);

@@ -16,11 +16,13 @@
 // the savepoint statements included, so the failed unit's savepoint is still the open one. The
 // batch learns it when it next waits for every answer (a unit that failed or saw a statement
 // fail, and before COMMIT): it rolls back to that savepoint, rejects the failed unit with its
-// own error and every unit after it that had sent a statement with `BehindFailedUnit` (their
-// callbacks ran on a transaction that was no longer there; the engine treats it as any failed
-// transaction), and goes on with the next units. Should a statement fail without aborting the
-// transaction (refused before it was sent) while a later savepoint went through, the savepoint
-// to roll back to is gone: the whole batch fails instead.
+// own error and every unit after it with `BehindFailedUnit` (their callbacks ran on a
+// transaction that was no longer there; they are not run again, as not every callback is safe
+// to run twice, and the engine takes the rejection as any failed transaction), and goes on with
+// the next units. A statement pg refuses to send (a value it cannot encode) aborts nothing and
+// is known before the unit ends, so its unit is settled before the next savepoint goes out;
+// should one ever fail later, with a later savepoint through, the savepoint to roll back to is
+// gone: the whole batch fails instead.
 //
 // The callbacks of one batch share what they read of `runs` (run-cache.ts): the batch holds the
 // schema's write lock from BEGIN on, so no other server changes a row under it.
@@ -348,7 +350,6 @@ export async function runBatch(
   } catch (error) {
     // BEGIN, a savepoint or COMMIT failed: nothing of the batch is durable.
     failure = { error };
-    await pipe.drain();
     await client.query("ROLLBACK").catch(() => {});
   }
   // A connection whose transaction failed is closed, not reused: its state is unknown.
