@@ -38,7 +38,7 @@ import {
   tasksSequenceText,
 } from "./batch-ids.ts";
 import { RunCache } from "./run-cache.ts";
-import type { Db, Statement } from "./sql.ts";
+import { bound, type Db, type Statement } from "./sql.ts";
 import { PgWriter } from "./writer.ts";
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -46,11 +46,11 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 export function poolDb(pool: pg.Pool): Db {
   return {
     async run(statement: Statement, values: readonly unknown[] = []) {
-      const result = await pool.query({ ...statement, values: [...values] });
+      const result = await pool.query({ ...statement, values: bound(values) });
       return { rows: result.rows, count: result.rowCount ?? 0 };
     },
     async write(statement: Statement, values: readonly unknown[] = []) {
-      await pool.query({ ...statement, values: [...values] });
+      await pool.query({ ...statement, values: bound(values) });
     },
   };
 }
@@ -148,7 +148,7 @@ class TxDb implements Db {
 
   /** Sends at once, so that what the callback sends next goes out behind it. */
   #send(statement: Statement, values: readonly unknown[], write: boolean) {
-    const answer = this.pipe.send({ ...statement, values: [...values] }, this.unit, write);
+    const answer = this.pipe.send({ ...statement, values: bound(values) }, this.unit, write);
     return answer.catch((error: unknown) => {
       this.failed = true;
       throw error;
