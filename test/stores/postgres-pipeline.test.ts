@@ -9,6 +9,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { StoreWriter } from "../../src/engine/index.ts";
 import { openPostgresStore, type PostgresStore } from "../../src/stores/postgres/index.ts";
+import { BehindFailedUnit } from "../../src/stores/postgres/transaction.ts";
 import { dropSchemas, freshSchema, postgres, withAdmin, withSchema } from "../support/postgres.ts";
 import {
   addRun,
@@ -47,20 +48,123 @@ describe.skipIf(postgres.url === null)("postgres pipelined writes", () => {
     expect(updated).toBe(123_456);
   });
 
-  it("a failed write fails its unit only, with its own error, in a shared batch", async () => {
+  it("a failed write fails its unit with its own error, and the units sent behind it", async () => {
     const s = await store();
     const run = await addRun(s);
+    const before = s.transact((tx) => tx.insertRun(runInput({ id: "pipe-before" })));
     const bad = s.transact(async (tx) => {
       await tx.insertRun(runInput({ id: "pipe-gone" }));
       // not a bigint: PostgreSQL refuses it, after the callback has moved on
       await tx.touchRuns([run.id], "soon" as unknown as number);
       return "went on";
     });
-    const good = s.transact((tx) => tx.insertRun(runInput({ id: "pipe-kept" })));
-    await expect(bad).rejects.toThrow(/bigint/);
-    await expect(good).resolves.toMatchObject({ id: "pipe-kept" });
+    // Sent behind the failed write, before the batch knew: rolled back with it.
+    const behind = s.transact((tx) => tx.insertRun(runInput({ id: "pipe-behind" })));
+    const [b, g, h] = await Promise.allSettled([before, bad, behind]);
+    expect(b).toMatchObject({ status: "fulfilled", value: { id: "pipe-before", position: 2 } });
+    expect(g).toMatchObject({ status: "rejected", reason: { message: /bigint/ } });
+    expect(h).toMatchObject({ status: "rejected", reason: { name: "BehindFailedUnit" } });
+    expect((h as PromiseRejectedResult).reason).toBeInstanceOf(BehindFailedUnit);
+    expect((h as PromiseRejectedResult).reason.cause).toBe((g as PromiseRejectedResult).reason);
     expect(await s.getRun("pipe-gone")).toBeNull();
-    expect(await s.getRun("pipe-kept")).not.toBeNull();
+    expect(await s.getRun("pipe-behind")).toBeNull();
+    expect(await dispatchList(s)).toEqual([
+      [run.id, 1],
+      ["pipe-before", 2],
+    ]);
+  });
+
+  it("after a failed write the batch goes back to its unit's savepoint and goes on", async () => {
+    const s = await store();
+    const run = await addRun(s, { id: "go-0" });
+    const task = await addTask(s, run.id);
+    const event = (n: number) => ({
+      name: "run.updated" as const,
+      ...{ run_id: run.id, task_id: null, data: { n } },
+    });
+    // Each unit: a run, a task, an event, all sent and not waited for; the task read back.
+    const unit = (n: number, how: "ok" | "writes" | "bad write" | "refuse" | "caught") =>
+      s.transact(async (tx) => {
+        const added = await tx.insertRun(runInput({ id: `go-${n}` }));
+        const inserted = await tx.insertTask(taskInput(run.id, { node: `n${n}` }));
+        await tx.appendEvents([event(n)], n);
+        // Held, then sent at the callback's end: the callback never sees it fail.
+        if (how === "bad write") await tx.touchRuns([run.id], "soon" as unknown as number);
+        else if (how === "refuse") throw new Error(`refused ${n}`);
+        else if (how === "caught") await tx.getTask(inserted.id).catch(() => null);
+        else if (how === "ok") await tx.updateTask(task.id, { result: n, result_present: true });
+        return { position: added.position, task: inserted.id };
+      });
+    const outcomes = await Promise.allSettled([
+      unit(1, "ok"),
+      unit(2, "bad write"), // fails: its own error
+      unit(3, "writes"), // sent behind it: rolled back with it
+      unit(4, "refuse"), // sent behind it too (the batch finds the failure here)
+      unit(5, "ok"), // after the batch went back: commits
+      unit(6, "bad write"), // fails again, alone, found at the batch's end
+      unit(7, "caught"), // sent behind that one: its read failed, it went on, rolled back
+    ]);
+    const how = outcomes.map((o) =>
+      o.status === "fulfilled" ? "ok" : /bigint/.test(o.reason.message) ? "own" : o.reason.name,
+    );
+    expect(how).toEqual([
+      "ok",
+      "own",
+      "BehindFailedUnit",
+      "BehindFailedUnit",
+      "ok",
+      "own",
+      "BehindFailedUnit",
+    ]);
+    const kept = [outcomes[0], outcomes[4]].map(
+      (o) => (o as PromiseFulfilledResult<{ position: number; task: number }>).value,
+    );
+    // Positions and event ids given back by the rolled-back units; task ids skipped.
+    expect(kept.map((k) => k.position)).toEqual([2, 3]);
+    expect(await dispatchList(s)).toEqual([
+      ["go-0", 1],
+      ["go-1", 2],
+      ["go-5", 3],
+    ]);
+    const stored = await s.listEvents({});
+    expect(stored.map((e) => e.data)).toEqual([{ n: 1 }, { n: 5 }]);
+    expect(stored[1].id).toBe(stored[0].id! + 1);
+    const tasks = await s.listTasks({ run_id: run.id });
+    expect(tasks.map((t) => t.node)).toEqual([task.node, "n1", "n5"]);
+    expect(tasks[0].result).toBe(5);
+    expect(await s.getRun("go-0")).toMatchObject({ updated: run.updated });
+    // The batch's run cache forgot what the rolled-back units wrote: the next batch reads again.
+    expect(await s.transact(async (tx) => (await tx.getRun("go-3")) ?? "none")).toBe("none");
+  });
+
+  it("a write pg refuses to send fails its unit only: the batch knows before the next unit", async () => {
+    const s = await store();
+    const run = await addRun(s);
+    // pg refuses the value while sending (PostgreSQL never sees the statement, the transaction
+    // goes on), and says so at once: the unit is rolled back before the next one's savepoint.
+    const unsendable = {
+      toPostgres: () => {
+        throw new Error("no such value");
+      },
+    };
+    const outcomes = await Promise.allSettled([
+      s.transact((tx) => tx.insertRun(runInput({ id: "local-before" }))),
+      s.transact(async (tx) => {
+        await tx.insertRun(runInput({ id: "local-bad" }));
+        await tx.touchRuns([run.id], unsendable as unknown as number);
+      }),
+      s.transact((tx) => tx.insertRun(runInput({ id: "local-after" }))),
+    ]);
+    expect(outcomes.map((o) => (o.status === "rejected" ? o.reason.message : o.status))).toEqual([
+      "fulfilled",
+      "no such value",
+      "fulfilled",
+    ]);
+    expect(await dispatchList(s)).toEqual([
+      [run.id, 1],
+      ["local-before", 2],
+      ["local-after", 3],
+    ]);
   });
 
   it("a lone unit whose write failed is rolled back", async () => {

@@ -115,6 +115,34 @@ describe.skipIf(skipped)(title, () => {
     }
   });
 
+  it("refuses text with a NUL character as a validation failure and keeps the runs submitted beside it", async () => {
+    const schema = freshSchema("nul");
+    schemas.push(schema);
+    const s = await startTestServer(tomlWithStore(withSchema(postgres.url!, schema)), freshDir());
+    try {
+      // Twenty submits at once share the writer's batches: the refused one must fail alone.
+      const titles = Array.from({ length: 20 }, (_, i) => (i === 7 ? "a\u0000b" : `x${i},y${i}`));
+      const answers = await Promise.all(
+        titles.map((title) => s.call("POST", "/api/workflows/fan/runs", { title })),
+      );
+      expect(answers.map((a) => a.status)).toEqual(titles.map((_, i) => (i === 7 ? 422 : 201)));
+      expect(answers[7].body.code).toBe("validation");
+      expect(answers[7].body.errors).toEqual([
+        expect.objectContaining({ loc: ["body"], type: "string_nul" }),
+      ]);
+      const listed = (await s.call("GET", "/api/runs")).body as Array<{ title: string }>;
+      expect(listed.map((r) => r.title)).toEqual(titles.filter((_, i) => i !== 7));
+      const runId = answers[0].body.run_id as string;
+      const log = await s.call("POST", `/api/runs/${runId}/log`, { text: "x\u0000y" });
+      expect(log.status).toBe(422);
+      expect(log.body.code).toBe("validation");
+      const fine = await s.call("POST", `/api/runs/${runId}/log`, { text: "x y" });
+      expect(fine.status).toBe(200);
+    } finally {
+      await s.stop();
+    }
+  });
+
   it("refuses to start on an unreachable server, naming it without the password", async () => {
     const url = new URL(postgres.url!);
     url.username = "ym";

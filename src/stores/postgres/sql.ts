@@ -3,7 +3,7 @@
 // Statements are named, so each connection parses and plans a statement once; the name comes
 // from a registry keyed by the SQL text, so equal text always shares one name and different text
 // never does.
-import { TASK_STATUSES, type TaskStatus } from "../../engine/index.ts";
+import { EngineError, TASK_STATUSES, type TaskStatus } from "../../engine/index.ts";
 
 export type Row = Record<string, any>;
 
@@ -20,6 +20,30 @@ export interface Db {
    * fails the unit when the callback ends (transaction.ts). Elsewhere it is `run`.
    */
   write(statement: Statement, values?: readonly unknown[]): Promise<void>;
+}
+
+const NUL_MESSAGE = "Text cannot contain the NUL character (\\u0000) on a PostgreSQL store.";
+
+const hasNul = (v: unknown) => typeof v === "string" && v.includes("\0");
+
+/**
+ * `values` as a statement sends them. PostgreSQL's text cannot hold U+0000 and refuses the
+ * statement, which would abort the transaction and with it the units sent behind this one
+ * (transaction.ts): such a value is refused here, before anything is sent, as a validation
+ * failure of the unit's own. JSON values go as JSON text, where the character is escaped.
+ */
+export function bound(values: readonly unknown[]): unknown[] {
+  const out = new Array<unknown>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (hasNul(v) || (Array.isArray(v) && v.some(hasNul))) {
+      throw new EngineError("validation", NUL_MESSAGE, {
+        errors: [{ loc: ["body"], msg: NUL_MESSAGE, type: "string_nul" }],
+      });
+    }
+    out[i] = v;
+  }
+  return out;
 }
 
 const names = new Map<string, string>();

@@ -7,15 +7,38 @@
 // after the first: the first is opened with BEGIN, each next one is released and opened again
 // in one query (`RELEASE SAVEPOINT unit; SAVEPOINT unit`, not waited for), ROLLBACK TO keeps the
 // savepoint of a callback that failed for the next, and COMMIT ends the last without a RELEASE.
+//
+// Nor does a callback wait for the unit before it: the writes that unit sent and did not wait
+// for (`Db.write`) are still on their way when the next unit's savepoint and statements go out
+// behind them (the connection keeps their order). Such a write is guarded by values the batch
+// handed out under the schema's write lock, so it fails only when something is wrong; then
+// PostgreSQL has aborted the transaction, and every statement sent after it failed too (25P02),
+// the savepoint statements included, so the failed unit's savepoint is still the open one. The
+// batch learns it when it next waits for every answer (a unit that failed or saw a statement
+// fail, and before COMMIT): it rolls back to that savepoint, rejects the failed unit with its
+// own error and every unit after it with `BehindFailedUnit` (their callbacks ran on a
+// transaction that was no longer there; they are not run again, as not every callback is safe
+// to run twice, and the engine takes the rejection as any failed transaction), and goes on with
+// the next units. A statement pg refuses to send (a value it cannot encode) aborts nothing and
+// is known before the unit ends, so its unit is settled before the next savepoint goes out;
+// should one ever fail later, with a later savepoint through, the savepoint to roll back to is
+// gone: the whole batch fails instead.
+//
 // The callbacks of one batch share what they read of `runs` (run-cache.ts): the batch holds the
 // schema's write lock from BEGIN on, so no other server changes a row under it.
 // Also the two `Db`s: the read pool, and a transaction's connection that refuses to run
 // anything once its callback has finished.
 import type pg from "pg";
 import type { QueuedTransaction as QueuedUnit } from "../transaction-queue.ts";
-import { BATCH_START, BatchIds, type BatchStart, tasksSequenceText } from "./batch-ids.ts";
+import {
+  BATCH_START,
+  BatchIds,
+  type BatchStart,
+  type IdsMark,
+  tasksSequenceText,
+} from "./batch-ids.ts";
 import { RunCache } from "./run-cache.ts";
-import type { Db, Statement } from "./sql.ts";
+import { bound, type Db, type Statement } from "./sql.ts";
 import { PgWriter } from "./writer.ts";
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -23,26 +46,91 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 export function poolDb(pool: pg.Pool): Db {
   return {
     async run(statement: Statement, values: readonly unknown[] = []) {
-      const result = await pool.query({ ...statement, values: [...values] });
+      const result = await pool.query({ ...statement, values: bound(values) });
       return { rows: result.rows, count: result.rowCount ?? 0 };
     },
     async write(statement: Statement, values: readonly unknown[] = []) {
-      await pool.query({ ...statement, values: [...values] });
+      await pool.query({ ...statement, values: bound(values) });
     },
   };
+}
+
+/** The rejection of a unit whose statements went out behind a unit whose write failed. */
+export class BehindFailedUnit extends Error {
+  constructor(cause: unknown) {
+    super(
+      "store: not applied: a unit before it in the same batch failed after this unit's statements were sent, and the batch rolled both back",
+      { cause },
+    );
+    this.name = "BehindFailedUnit";
+  }
+}
+
+/** A statement that failed: the unit that sent it (null: the batch's own), in sending order. */
+interface Failure {
+  seq: number;
+  unit: number | null;
+  error: unknown;
+  /** Sent by `Db.write`: the callback never saw it fail. */
+  write: boolean;
+}
+
+/**
+ * The batch's connection: every statement numbered in the order it goes out, the first that
+ * failed, and the answers not waited for yet.
+ */
+class Pipeline {
+  #seq = 0;
+  #open: Promise<unknown>[] = [];
+  /** The number of the last savepoint statement that went through. */
+  #savedAt = 0;
+  first: Failure | null = null;
+
+  constructor(readonly client: pg.PoolClient) {}
+
+  send(query: string | pg.QueryConfig, unit: number | null, write = false): Promise<any> {
+    const seq = ++this.#seq;
+    const answer = (this.client.query(query as pg.QueryConfig) as Promise<unknown>).catch(
+      (error: unknown) => {
+        if (this.first === null || seq < this.first.seq) this.first = { seq, unit, error, write };
+        throw error;
+      },
+    );
+    this.#open.push(answer.catch(() => {}));
+    return answer;
+  }
+
+  /** The unit before's savepoint released and the next one opened (not waited for). */
+  savepoint(): void {
+    const seq = this.#seq + 1;
+    this.send("RELEASE SAVEPOINT unit; SAVEPOINT unit", null).then(
+      () => {
+        this.#savedAt = Math.max(this.#savedAt, seq);
+      },
+      () => {},
+    );
+  }
+
+  /** Whether a savepoint statement sent after statement `seq` went through. */
+  savedAfter(seq: number): boolean {
+    return this.#savedAt > seq;
+  }
+
+  /** Waits for the answer of every statement sent so far. */
+  async drain(): Promise<void> {
+    while (this.#open.length) await Promise.all(this.#open.splice(0));
+  }
 }
 
 /** One callback's view of the transaction's connection. */
 class TxDb implements Db {
   #live = true;
-  /** The first statement that failed: PostgreSQL aborts the (sub)transaction then. */
-  failed: { error: unknown } | null = null;
-  /** The first `write` that failed (the callback never saw its failure). */
-  writeFailed: { error: unknown } | null = null;
-  readonly #writes: Promise<void>[] = [];
+  /** A statement of this unit failed: PostgreSQL aborts the (sub)transaction then. */
+  failed = false;
 
   constructor(
-    private readonly client: pg.PoolClient,
+    private readonly pipe: Pipeline,
+    private readonly unit: number,
     /** BEGIN, sent but maybe not answered yet. */
     private readonly ready: Promise<unknown>,
   ) {}
@@ -51,41 +139,37 @@ class TxDb implements Db {
     this.#live = false;
   }
 
-  async run(statement: Statement, values: readonly unknown[] = []) {
+  /** Waits for BEGIN (a statement of a batch whose BEGIN failed is never sent). */
+  async #ready(): Promise<void> {
     if (!this.#live) throw new Error("store: transaction already finished");
     await this.ready;
     if (!this.#live) throw new Error("store: transaction already finished");
-    try {
-      const result = await this.client.query({ ...statement, values: [...values] });
-      return { rows: result.rows, count: result.rowCount ?? 0 };
-    } catch (error) {
-      this.failed ??= { error };
+  }
+
+  /** Sends at once, so that what the callback sends next goes out behind it. */
+  #send(statement: Statement, values: readonly unknown[], write: boolean) {
+    const answer = this.pipe.send({ ...statement, values: bound(values) }, this.unit, write);
+    return answer.catch((error: unknown) => {
+      this.failed = true;
       throw error;
-    }
+    }) as Promise<pg.QueryResult>;
   }
 
+  async run(statement: Statement, values: readonly unknown[] = []) {
+    await this.#ready();
+    const result = await this.#send(statement, values, false);
+    return { rows: result.rows, count: result.rowCount ?? 0 };
+  }
+
+  /** Sent, not waited for: a failure is the unit's, found when the batch next waits (`settle`). */
   async write(statement: Statement, values: readonly unknown[] = []): Promise<void> {
-    if (!this.#live) throw new Error("store: transaction already finished");
-    await this.ready;
-    if (!this.#live) throw new Error("store: transaction already finished");
-    const query = this.client.query({ ...statement, values: [...values] }).then(
-      () => {},
-      (error: unknown) => {
-        this.failed ??= { error };
-        this.writeFailed ??= { error };
-      },
-    );
-    this.#writes.push(query);
-  }
-
-  /** Waits for the answers of the writes sent without waiting. */
-  async settled(): Promise<void> {
-    await Promise.all(this.#writes);
+    await this.#ready();
+    this.#send(statement, values, true).catch(() => {});
   }
 }
 
 /** A promise whose rejection is handled (awaited later), so it is never reported unhandled. */
-function sent(query: Promise<unknown>): Promise<unknown> {
+function sent<T>(query: Promise<T>): Promise<T> {
   query.catch(() => {});
   return query;
 }
@@ -97,25 +181,34 @@ export interface BatchContext {
   committed(lastEventId: number): void;
 }
 
-type UnitOutcome = Outcome & { lastEventId: number };
+/** A unit that has run: its outcome so far, and what rolling it back needs. */
+interface Ran {
+  outcome: Outcome;
+  readonly db: TxDb;
+  readonly writer: PgWriter;
+  /** The batch's ids before the unit took any (given back when it is rolled back). */
+  readonly ids: IdsMark;
+}
 
 /** What the units of one batch share. */
 interface BatchState {
-  readonly client: pg.PoolClient;
+  readonly pipe: Pipeline;
   readonly schema: string;
   /** BEGIN, sent but maybe not answered yet. */
   readonly begin: Promise<unknown>;
   /** Several units: each in its own savepoint. */
   readonly shared: boolean;
-  /** The savepoint queries sent and not waited for. */
-  readonly sent: Promise<unknown>[];
   readonly runs: RunCache;
   /** The event and task ids the batch hands out (batch-ids.ts). */
   readonly ids: BatchIds;
+  /** The units that have run, in order. */
+  readonly ran: Ran[];
+  /** How many of them are decided: their statements answered, a failure among them handled. */
+  decided: number;
 }
 
-async function runUnit(state: BatchState, unit: QueuedUnit, savepoint: Promise<unknown> | null) {
-  const db = new TxDb(state.client, state.begin);
+async function runUnit(state: BatchState, unit: QueuedUnit): Promise<Ran> {
+  const db = new TxDb(state.pipe, state.ran.length, state.begin);
   const writer = new PgWriter(db, state.schema, state.runs, state.ids);
   const ids = state.ids.mark();
   let outcome: Outcome;
@@ -126,21 +219,56 @@ async function runUnit(state: BatchState, unit: QueuedUnit, savepoint: Promise<u
     outcome = { ok: false, error };
   }
   db.end();
-  await db.settled();
-  // A write the callback did not wait for failed: that failure is the unit's (what failed
-  // after it was PostgreSQL refusing statements in the aborted transaction).
-  if (db.writeFailed !== null) outcome = { ok: false, error: db.writeFailed.error };
-  await Promise.all([state.begin, savepoint]); // BEGIN or SAVEPOINT failed: the whole batch fails
-  // A callback that caught a failed statement and went on cannot commit: PostgreSQL aborted it.
-  if (outcome.ok && db.failed !== null) outcome = { ok: false, error: db.failed.error };
-  if (state.shared && !outcome.ok) {
-    // Back to the savepoint, which stays open for the next unit; what the unit read is gone.
-    state.runs.clear();
-    await state.ids.reset(ids);
-    await state.client.query("ROLLBACK TO SAVEPOINT unit");
+  return { outcome, db, writer, ids };
+}
+
+/**
+ * Waits for every answer, then handles the first statement that failed, or else a unit that
+ * failed on its own (the last one run): back to the failed unit's savepoint, which stays open
+ * for the next unit. Answers whether it rolled back. Throws when the batch cannot go on (BEGIN
+ * or a savepoint failed, or the savepoint to go back to is gone): nothing of it is durable.
+ */
+async function settle(state: BatchState): Promise<boolean> {
+  const { pipe, ran } = state;
+  await pipe.drain();
+  await state.begin;
+  const first = pipe.first;
+  let at = -1;
+  if (first !== null) {
+    if (first.unit === null) throw first.error;
+    if (pipe.savedAfter(first.seq)) {
+      throw new Error("store: a statement failed and the batch had moved past its unit", {
+        cause: first.error,
+      });
+    }
+    at = first.unit;
+  } else {
+    at = ran.findIndex((r, i) => i >= state.decided && !r.outcome.ok);
   }
-  const result: UnitOutcome = { ...outcome, lastEventId: outcome.ok ? writer.storedUpTo : 0 };
-  return result;
+  state.decided = ran.length;
+  if (at < 0) return false;
+  const failed = ran[at];
+  // The failure that is the unit's own: a write it never saw fail, else what its callback threw
+  // (it may have wrapped a failed statement), else the statement it caught and went on from.
+  const error =
+    first !== null && (first.write || failed.outcome.ok) ? first.error : errorOf(failed.outcome);
+  failed.outcome = { ok: false, error };
+  // The units after it ran on a transaction that was no longer there (even one that sent no
+  // statement may have read what the failed unit left in the run cache).
+  for (const later of ran.slice(at + 1)) {
+    later.outcome = { ok: false, error: new BehindFailedUnit(error) };
+  }
+  pipe.first = null;
+  if (!state.shared) return true;
+  // What the units read or counted from is gone with them.
+  state.runs.clear();
+  await state.ids.reset(failed.ids);
+  await pipe.client.query("ROLLBACK TO SAVEPOINT unit");
+  return true;
+}
+
+function errorOf(outcome: Outcome): unknown {
+  return outcome.ok ? undefined : outcome.error;
 }
 
 /**
@@ -175,32 +303,23 @@ async function commit(client: pg.PoolClient, ids: BatchIds): Promise<pg.QueryRes
 }
 
 /** BEGIN, every unit, then COMMIT (or ROLLBACK for a lone unit that failed). */
-async function runAll(
-  client: pg.PoolClient,
-  batch: QueuedUnit[],
-  outcomes: UnitOutcome[],
-  schema: string,
-) {
-  const shared = batch.length > 1;
-  const begin = sent(client.query(beginText(schema, shared)));
-  const ids = new BatchIds(sent(batchStart(begin)) as Promise<BatchStart>);
-  const state: BatchState = { client, schema, begin, shared, sent: [], runs: new RunCache(), ids };
-  for (const [i, unit] of batch.entries()) {
-    // The savepoint of the unit before is released and a fresh one opened, in one round trip
-    // (not waited for: one that failed leaves the transaction aborted, so COMMIT answers
-    // ROLLBACK and the whole batch fails). After a unit that failed, its savepoint is reused.
-    let savepoint: Promise<unknown> | null = null;
-    if (i > 0 && outcomes[i - 1].ok) {
-      savepoint = sent(client.query("RELEASE SAVEPOINT unit; SAVEPOINT unit"));
-      state.sent.push(savepoint);
-    }
-    outcomes.push(await runUnit(state, unit, savepoint));
+async function runAll(state: BatchState, batch: QueuedUnit[]): Promise<void> {
+  // The first unit's savepoint came with BEGIN; after a unit rolled back, its savepoint is reused.
+  let reuse = true;
+  for (const unit of batch) {
+    if (!reuse) state.pipe.savepoint();
+    const ran = await runUnit(state, unit);
+    state.ran.push(ran);
+    // A unit that failed, or saw a statement fail, is settled before the next one starts: its
+    // savepoint must be the open one when it is rolled back to.
+    reuse = !ran.outcome.ok || ran.db.failed ? await settle(state) : false;
   }
-  const end = !shared && !outcomes[0].ok ? "ROLLBACK" : "COMMIT";
-  const done = end === "COMMIT" ? await commit(client, ids) : await client.query(end);
-  await Promise.all(state.sent);
+  await settle(state);
+  const client = state.pipe.client;
+  const lone = !state.shared && !state.ran[0].outcome.ok;
+  const done = lone ? await client.query("ROLLBACK") : await commit(client, state.ids);
   // COMMIT of an aborted transaction answers ROLLBACK instead of failing.
-  if (end === "COMMIT" && done.command !== "COMMIT") {
+  if (!lone && done.command !== "COMMIT") {
     throw new Error("store: the transaction was rolled back at commit");
   }
 }
@@ -218,10 +337,16 @@ export async function runBatch(
     for (const unit of batch) unit.reject(error);
     return;
   }
-  const outcomes: UnitOutcome[] = [];
+  const shared = batch.length > 1;
+  const pipe = new Pipeline(client);
+  const begin = sent(pipe.send(beginText(context.schema, shared), null));
+  const state: BatchState = {
+    ...{ pipe, schema: context.schema, begin, shared, runs: new RunCache() },
+    ...{ ids: new BatchIds(sent(batchStart(begin))), ran: [], decided: 0 },
+  };
   let failure: { error: unknown } | null = null;
   try {
-    await runAll(client, batch, outcomes, context.schema);
+    await runAll(state, batch);
   } catch (error) {
     // BEGIN, a savepoint or COMMIT failed: nothing of the batch is durable.
     failure = { error };
@@ -229,12 +354,16 @@ export async function runBatch(
   }
   // A connection whose transaction failed is closed, not reused: its state is unknown.
   client.release(failure === null ? undefined : new Error("store: batch failed"));
+  const ran = state.ran;
   if (failure === null) {
-    const last = outcomes.reduce((high, o) => Math.max(high, o.lastEventId), 0);
+    const last = ran.reduce(
+      (high, r) => (r.outcome.ok ? Math.max(high, r.writer.storedUpTo) : high),
+      0,
+    );
     if (last > 0) context.committed(last);
   }
   batch.forEach((unit, i) => {
-    const outcome: Outcome | undefined = outcomes[i];
+    const outcome: Outcome | undefined = ran[i]?.outcome;
     if (outcome !== undefined && !outcome.ok) unit.reject(outcome.error);
     else if (failure !== null || outcome === undefined) unit.reject(failure?.error);
     else unit.resolve(outcome.value);
