@@ -10,6 +10,7 @@ import {
   type TaskGuard,
   type TaskRecord,
 } from "../../engine/index.ts";
+import type { Deferred } from "./deferred.ts";
 import { type Guard, type PatchTable, patchQuery } from "./patch.ts";
 import { toArrival, toRun, toTask } from "./rows.ts";
 import {
@@ -34,13 +35,13 @@ const HAS_OUTSTANDING = sql(`SELECT EXISTS (
 // Columns left out take their defaults: a new attempt is ready, unclaimed, unfinished. The id
 // is the writer's (batch-ids.ts), so nothing needs to come back: one row, or a batch as arrays,
 // in the order of the ids.
-const INSERT_TASK = sql(`
+const INSERT_TASK = `
 INSERT INTO tasks (id, run_id, node, attempt, priority, explicit, created, payload_present,
   payload, branch, lineage)
 OVERRIDING SYSTEM VALUE
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`);
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
 
-const INSERT_TASKS = sql(`
+const INSERT_TASKS = `
 INSERT INTO tasks (id, run_id, node, attempt, priority, explicit, created, payload_present,
   payload, branch, lineage)
 OVERRIDING SYSTEM VALUE
@@ -49,7 +50,7 @@ SELECT $1::bigint + t.ord - 1, t.run_id, t.node, t.attempt, t.priority, t.explic
 FROM unnest($2::text[], $3::text[], $4::integer[], $5::double precision[], $6::boolean[],
   $7::bigint[], $8::boolean[], $9::text[], $10::text[], $11::text[])
   WITH ORDINALITY AS t(run_id, node, attempt, priority, explicit, created, payload_present,
-    payload, branch, lineage, ord)`);
+    payload, branch, lineage, ord)`;
 
 const TASKS: PatchTable = {
   table: "tasks",
@@ -119,10 +120,7 @@ SELECT o.found,
 FROM o`);
 
 /** The run's tasks and arrivals when none of its tasks is outstanding, else null. */
-export async function probeSettle(
-  db: Db,
-  runId: string,
-): Promise<{ tasks: TaskRecord[]; arrivals: ArrivalRecord[] } | null> {
+export async function probeSettle(db: Db, runId: string): Promise<Settling> {
   const row = (await first(db, PROBE_SETTLE, [runId]))!;
   if (row.found) return null;
   return { tasks: row.tasks.map(toTask), arrivals: row.arrivals.map(toArrival) };
@@ -177,29 +175,36 @@ function newTask(id: number, t: NewTask, values: readonly unknown[]): TaskRecord
   });
 }
 
-/** Stores `task` as `id`, sent as a write (not waited for). */
-export async function insertTask(db: Db, id: number, task: NewTask): Promise<TaskRecord> {
+/** Held (deferred.ts): storing `task` as `id`, and the row it stores. */
+export function taskInsert(id: number, task: NewTask): { write: Deferred; row: TaskRecord } {
   const values = TASK_VALUES.map((value) => value(task));
-  await db.write(INSERT_TASK, [id, ...values]);
-  return newTask(id, task, values);
+  return {
+    write: { table: "tasks", text: INSERT_TASK, values: [id, ...values], inserts: [String(id)] },
+    row: newTask(id, task, values),
+  };
 }
 
-/** Stores `list` as `first`, `first + 1` ... in order, sent as a write (not waited for). */
-export async function insertTasks(
-  db: Db,
+/** Held: storing `list` as `first`, `first + 1` ... in order, and the rows it stores. */
+export function tasksInsert(
   first: number,
   list: readonly NewTask[],
-): Promise<TaskRecord[]> {
-  if (list.length === 0) return [];
+): { write: Deferred; rows: TaskRecord[] } {
   const columns = columnArrays(list, TASK_VALUES);
-  await db.write(INSERT_TASKS, [first, ...columns]);
-  return list.map((task, i) =>
-    newTask(
-      first + i,
-      task,
-      columns.map((column) => column[i]),
+  return {
+    write: {
+      table: "tasks",
+      text: INSERT_TASKS,
+      values: [first, ...columns],
+      inserts: list.map((_, i) => String(first + i)),
+    },
+    rows: list.map((task, i) =>
+      newTask(
+        first + i,
+        task,
+        columns.map((column) => column[i]),
+      ),
     ),
-  );
+  };
 }
 
 function guardOf(guard: TaskGuard): Guard {
@@ -221,32 +226,72 @@ function guardOf(guard: TaskGuard): Guard {
   return { text, values };
 }
 
+/** What the settling probe read: null when some task of the run is outstanding. */
+export type Settling = { tasks: TaskRecord[]; arrivals: ArrivalRecord[] } | null;
+
 /**
  * Applies the patch when the guard holds; answers the updated row and its run's row as the
  * statement found it (the engine reads the run next, and this saves it a round trip), or null.
+ * With `settle` (an attempt that ends its branch: the engine settles its run next) it answers
+ * the settling probe's read too (`probeSettle`, as of just after the update), which saves the
+ * probe its own statement.
  */
 export async function updateTask(
   db: Db,
   id: number,
   patch: Partial<Omit<TaskRecord, "id" | "run_id">>,
   guard: TaskGuard = {},
-): Promise<{ task: TaskRecord; run: RunRecord } | null> {
+  settle = false,
+): Promise<{ task: TaskRecord; run: RunRecord; settling?: Settling } | null> {
   // A row made ready again is nobody's: its next claim names the server that takes it.
   const owned = patch.status === "ready" ? { ...patch, owner: null } : patch;
   const { statement, values } = patchQuery(TASKS, id, owned, guardOf(guard));
-  const row = await first(db, withRun(statement), values);
-  return row && { task: toTask(row), run: toRun(row.run_row) };
+  const row = await first(db, withRun(statement, settle), values);
+  if (row === null) return null;
+  const task = toTask(row);
+  const updated = { task, run: toRun(row.run_row) };
+  if (!settle) return updated;
+  if (row.settle_found) return { ...updated, settling: null };
+  // The others as the statement found them, and this one as it left it, in id order.
+  const tasks = [...row.settle_tasks.map(toTask), task].sort((a, b) => a.id - b.id);
+  return { ...updated, settling: { tasks, arrivals: row.settle_arrivals.map(toArrival) } };
 }
 
 const withRunTexts = new Map<string, Statement>();
 
-/** `UPDATE tasks ... RETURNING *` with the task's run as `run_row` (JSON) beside it. */
-function withRun(update: Statement): Statement {
-  let statement = withRunTexts.get(update.text);
+// What the settling probe reads, beside the task just updated (`u`): every CTE sees the rows
+// as they were before the statement, so `u`'s own row is left out of the read and judged by
+// what the update made of it.
+const SETTLE_COLUMNS = `o.settle_found,
+  CASE WHEN o.settle_found THEN NULL ELSE (
+    SELECT COALESCE(json_agg(t ORDER BY t.id), '[]') FROM tasks t
+    WHERE t.run_id = u.run_id AND t.id <> u.id
+  ) END AS settle_tasks,
+  CASE WHEN o.settle_found THEN NULL ELSE (
+    SELECT COALESCE(json_agg(a ORDER BY a.fanout, a.branch_index, a.seq), '[]')
+    FROM arrivals a WHERE a.run_id = u.run_id
+  ) END AS settle_arrivals`;
+const SETTLE_FOUND = `CROSS JOIN LATERAL (SELECT u.status IN ('ready', 'in_progress', 'waiting')
+  OR EXISTS (
+    SELECT 1 FROM tasks t WHERE t.run_id = u.run_id AND t.id <> u.id
+      AND t.status IN ('ready', 'in_progress', 'waiting')
+  ) AS settle_found) o`;
+
+/**
+ * `UPDATE tasks ... RETURNING *` with the task's run as `run_row` (JSON) beside it, and with
+ * `settle` the settling probe's read.
+ */
+function withRun(update: Statement, settle: boolean): Statement {
+  const key = `${settle}${update.text}`;
+  let statement = withRunTexts.get(key);
   if (statement === undefined) {
     const run = "(SELECT row_to_json(r) FROM runs r WHERE r.id = u.run_id) AS run_row";
-    statement = sql(`WITH u AS (${update.text}) SELECT u.*, ${run} FROM u`);
-    withRunTexts.set(update.text, statement);
+    statement = settle
+      ? sql(
+          `WITH u AS (${update.text}) SELECT u.*, ${run}, ${SETTLE_COLUMNS} FROM u ${SETTLE_FOUND}`,
+        )
+      : sql(`WITH u AS (${update.text}) SELECT u.*, ${run} FROM u`);
+    withRunTexts.set(key, statement);
   }
   return statement;
 }
