@@ -28,10 +28,11 @@ RETURNING *`);
 const LIST_REGISTRATIONS = sql("SELECT * FROM registrations ORDER BY seq");
 const DELETE_REGISTRATION = sql("DELETE FROM registrations WHERE workflow = $1");
 
+/** Sent as a write (not waited for): nothing comes back, a failure fails the unit. */
 export async function insertArrival(db: Db, a: ArrivalRecord): Promise<void> {
   const { run_id, join, fanout, index, count, task_id } = a;
   const values = [run_id, join, fanout, index, count, task_id, json(a.key), json(a.value)];
-  await db.run(INSERT_ARRIVAL, [...values, a.join_task ?? null]);
+  await db.write(INSERT_ARRIVAL, [...values, a.join_task ?? null]);
 }
 
 export async function setJoinTask(
