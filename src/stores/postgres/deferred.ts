@@ -7,18 +7,21 @@
 // transaction run in order, so what a later statement sees is as if it had been sent at once:
 // nothing between the hold and its sending looks at its table. The CTEs of one statement all see
 // the rows as they were before it (one snapshot), so two held writes share a statement only when
-// neither needs to see the other: a second insert into one table, or a second stale-requests
-// update, sends the first one ahead; the foreign keys (a new task's run inserted in the same
-// statement) are checked at the statement's end, when every CTE has run. Held writes never
-// outlive their unit: its end sends them (transaction.ts).
+// neither needs to see the other: a second insert of runs (each checks the list's end the one
+// before it moved), or a second stale-requests update, sends the first one ahead; new tasks are
+// gathered into one insert, and the updates of runs into one update (a row each). The foreign
+// keys (a new task's run inserted in the same statement) are checked at the statement's end,
+// when every CTE has run. Held writes never outlive their unit: its end sends them
+// (transaction.ts).
 import { type Db, type Statement, sql } from "./sql.ts";
+import { type NewTaskRow, tasksWrite } from "./tasks.ts";
 
-/** The tables a writer's statement may name (held writes are on the first three). */
+/** The tables a writer's statement may name (held writes are on any of them). */
 export type Table = "runs" | "requests" | "tasks" | "arrivals";
 
 export interface Deferred {
   /** The table it writes: statements on other tables may go before it. */
-  readonly table: "runs" | "requests" | "tasks";
+  readonly table: Table;
   /** One data-modifying statement without RETURNING, parameters $1..$n. */
   readonly text: string;
   readonly values: readonly unknown[];
@@ -51,6 +54,7 @@ const ORDER: ReadonlyArray<(d: Deferred) => boolean> = [
   (d) => d.table === "tasks",
   (d) => d.table === "runs" && d.inserts === undefined,
   (d) => d.table === "requests",
+  (d) => d.table === "arrivals",
 ];
 const rank = (d: Deferred) => ORDER.findIndex((matches) => matches(d));
 
@@ -80,6 +84,8 @@ export class DeferredWrites {
   #held: Deferred[] = [];
   /** The held updates of runs, by run id, coalesced (one row version a run a statement). */
   readonly #runs = new Map<string, RunSet>();
+  /** The held new tasks, in the order they were added: one insert for all of them. */
+  #tasks: NewTaskRow[] = [];
 
   /** The unit's end has sent what was held: a write now would be held for nobody. */
   #closed = false;
@@ -105,10 +111,22 @@ export class DeferredWrites {
     const clash = (d: Deferred) =>
       d.table === write.table && (d.inserts === undefined) === (write.inserts === undefined);
     if (this.#held.some(clash)) await this.flush([]);
+    // A held read of arrivals (the settling probe's lists) no longer holds once one is
+    // written; one of tasks (whether a task is outstanding) still does.
+    if (write.table === "arrivals") {
+      this.raw.sent += 1;
+      this.raw.quiet += 1;
+    }
+    this.#held.push(write);
+  }
+
+  /** Holds new tasks (ids from the batch, batch-ids.ts). */
+  addTasks(rows: readonly NewTaskRow[]): void {
+    this.#open();
     // A held read (the settling probe, writer.ts) of tasks no longer holds once a task is
     // written, even before the write goes out.
-    if (write.table === "tasks") this.raw.sent += 1;
-    this.#held.push(write);
+    this.raw.sent += 1;
+    this.#tasks.push(...rows);
   }
 
   /** Holds an update of run `id` to `set` (its columns' values as the row will hold them). */
@@ -139,9 +157,19 @@ export class DeferredWrites {
   take(): Deferred[] {
     const held = this.#held;
     this.#held = [];
+    const tasks = this.#takeTasks();
+    if (tasks !== null) held.push(tasks);
     const runs = this.#takeRuns(() => true);
     if (runs !== null) held.push(runs);
     return held.sort((a, b) => rank(a) - rank(b));
+  }
+
+  /** The held new tasks as one write (null: none). */
+  #takeTasks(): Deferred | null {
+    if (this.#tasks.length === 0) return null;
+    const rows = this.#tasks;
+    this.#tasks = [];
+    return tasksWrite(rows);
   }
 
   /** The held run updates `take` picks, as one write (null: none). */
@@ -169,11 +197,20 @@ export class DeferredWrites {
   async flush(tables: readonly Table[], keep?: string): Promise<void> {
     const all = tables.length === 0;
     const on = (table: Table) => all || tables.includes(table);
-    // New runs go with anything sent: a held new task may be of one of them.
-    const send = this.#held.filter((d) => on(d.table) || (d.inserts?.length && d.table === "runs"));
+    const send = this.#held.filter((d) => on(d.table));
+    const tasks = on("tasks") ? this.#takeTasks() : null;
+    if (tasks !== null) send.push(tasks);
     const runs = on("runs") ? this.#takeRuns((id) => id !== keep) : null;
     if (runs !== null) send.push(runs);
+    // New runs go with anything sent: a held new task may be of one of them.
+    if (send.length) send.push(...this.#held.filter((d) => d.inserts?.length && !send.includes(d)));
     if (send.length) await this.#send(send.sort((a, b) => rank(a) - rank(b)));
+  }
+
+  /** Sends the held new runs (what a row of another table may refer to), if any. */
+  async flushNewRuns(): Promise<void> {
+    const runs = this.#held.filter((d) => d.table === "runs" && d.inserts !== undefined);
+    if (runs.length) await this.#send(runs);
   }
 
   /** Sends `writes` (taken from what is held) as one statement, not waited for. */
@@ -206,8 +243,29 @@ export class DeferredWrites {
  */
 export class CountingDb implements Db {
   sent = 0;
+  /** Of those, the ones sent `quietly`: they neither read nor write tasks. */
+  quiet = 0;
 
   constructor(private readonly db: Db) {}
+
+  /** The statements that may have written tasks. */
+  get busy(): number {
+    return this.sent - this.quiet;
+  }
+
+  /** `db` (a connection over this one) for statements that neither read nor write tasks. */
+  quietly(db: Db): Db {
+    return {
+      run: (statement: Statement, values?: readonly unknown[]) => {
+        this.quiet += 1;
+        return db.run(statement, values);
+      },
+      write: (statement: Statement, values?: readonly unknown[]) => {
+        this.quiet += 1;
+        return db.write(statement, values);
+      },
+    };
+  }
 
   run(statement: Statement, values?: readonly unknown[]) {
     this.sent += 1;

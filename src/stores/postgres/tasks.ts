@@ -13,17 +13,7 @@ import {
 import type { Deferred } from "./deferred.ts";
 import { type Guard, type PatchTable, patchQuery } from "./patch.ts";
 import { toArrival, toRun, toTask } from "./rows.ts";
-import {
-  columnArrays,
-  type Db,
-  first,
-  json,
-  rows,
-  type Statement,
-  sql,
-  statusIn,
-  where,
-} from "./sql.ts";
+import { type Db, first, json, rows, type Statement, sql, statusIn, where } from "./sql.ts";
 
 const GET_TASK = sql("SELECT * FROM tasks WHERE id = $1");
 const BY_TOKEN_HASH = sql("SELECT * FROM tasks WHERE token_hash = $1 ORDER BY id LIMIT 1");
@@ -32,9 +22,9 @@ const HAS_OUTSTANDING = sql(`SELECT EXISTS (
   SELECT 1 FROM tasks WHERE run_id = $1 AND status IN ('ready', 'in_progress', 'waiting')
 ) AS found`);
 
-// Columns left out take their defaults: a new attempt is ready, unclaimed, unfinished. The id
-// is the writer's (batch-ids.ts), so nothing needs to come back: one row, or a batch as arrays,
-// in the order of the ids.
+// Columns left out take their defaults: a new attempt is ready, unclaimed, unfinished. The ids
+// are the writer's (batch-ids.ts), so nothing needs to come back: one row, or several as
+// arrays, each with its id.
 const INSERT_TASK = `
 INSERT INTO tasks (id, run_id, node, attempt, priority, explicit, created, payload_present,
   payload, branch, lineage)
@@ -45,12 +35,12 @@ const INSERT_TASKS = `
 INSERT INTO tasks (id, run_id, node, attempt, priority, explicit, created, payload_present,
   payload, branch, lineage)
 OVERRIDING SYSTEM VALUE
-SELECT $1::bigint + t.ord - 1, t.run_id, t.node, t.attempt, t.priority, t.explicit, t.created,
+SELECT t.id, t.run_id, t.node, t.attempt, t.priority, t.explicit, t.created,
   t.payload_present, t.payload::json, t.branch::json, t.lineage::json
-FROM unnest($2::text[], $3::text[], $4::integer[], $5::double precision[], $6::boolean[],
-  $7::bigint[], $8::boolean[], $9::text[], $10::text[], $11::text[])
-  WITH ORDINALITY AS t(run_id, node, attempt, priority, explicit, created, payload_present,
-    payload, branch, lineage, ord)`;
+FROM unnest($1::bigint[], $2::text[], $3::text[], $4::integer[], $5::double precision[],
+  $6::boolean[], $7::bigint[], $8::boolean[], $9::text[], $10::text[], $11::text[])
+  AS t(id, run_id, node, attempt, priority, explicit, created, payload_present, payload, branch,
+    lineage)`;
 
 const TASKS: PatchTable = {
   table: "tasks",
@@ -175,36 +165,28 @@ function newTask(id: number, t: NewTask, values: readonly unknown[]): TaskRecord
   });
 }
 
-/** Held (deferred.ts): storing `task` as `id`, and the row it stores. */
-export function taskInsert(id: number, task: NewTask): { write: Deferred; row: TaskRecord } {
-  const values = TASK_VALUES.map((value) => value(task));
-  return {
-    write: { table: "tasks", text: INSERT_TASK, values: [id, ...values], inserts: [String(id)] },
-    row: newTask(id, task, values),
-  };
+/** A new task held by the writer (deferred.ts): its id and its values in column order. */
+export interface NewTaskRow {
+  id: number;
+  values: readonly unknown[];
 }
 
-/** Held: storing `list` as `first`, `first + 1` ... in order, and the rows it stores. */
-export function tasksInsert(
-  first: number,
-  list: readonly NewTask[],
-): { write: Deferred; rows: TaskRecord[] } {
-  const columns = columnArrays(list, TASK_VALUES);
-  return {
-    write: {
-      table: "tasks",
-      text: INSERT_TASKS,
-      values: [first, ...columns],
-      inserts: list.map((_, i) => String(first + i)),
-    },
-    rows: list.map((task, i) =>
-      newTask(
-        first + i,
-        task,
-        columns.map((column) => column[i]),
-      ),
-    ),
-  };
+/** `task` as the row held for it, and the record it stores (as a read answers it). */
+export function taskRow(id: number, task: NewTask): { held: NewTaskRow; row: TaskRecord } {
+  const values = TASK_VALUES.map((value) => value(task));
+  return { held: { id, values }, row: newTask(id, task, values) };
+}
+
+/** The insert of the held new tasks: one statement, a row or arrays. */
+export function tasksWrite(list: readonly NewTaskRow[]): Deferred {
+  const inserts = list.map((t) => String(t.id));
+  if (list.length === 1) {
+    const [{ id, values }] = list;
+    return { table: "tasks", text: INSERT_TASK, values: [id, ...values], inserts };
+  }
+  const columns = TASK_VALUES.map((_, i) => list.map((t) => t.values[i]));
+  const values = [list.map((t) => t.id), ...columns];
+  return { table: "tasks", text: INSERT_TASKS, values, inserts };
 }
 
 function guardOf(guard: TaskGuard): Guard {
@@ -230,19 +212,29 @@ function guardOf(guard: TaskGuard): Guard {
 export type Settling = { tasks: TaskRecord[]; arrivals: ArrivalRecord[] } | null;
 
 /**
+ * What an update answers of the settling probe besides the task: nothing; whether a task of
+ * the run is outstanding (`found`); or the probe's whole read (`full`).
+ */
+export type SettleRead = "none" | "found" | "full";
+
+/** What the update answered of the probe: `found` alone, or the whole read (`Settling`). */
+export type Carried = { found: true } | { found: false; read?: Settling };
+
+/**
  * Applies the patch when the guard holds; answers the updated row and its run's row as the
  * statement found it (the engine reads the run next, and this saves it a round trip), or null.
- * With `settle` (an attempt that ends its branch: the engine settles its run next) it answers
- * the settling probe's read too (`probeSettle`, as of just after the update), which saves the
- * probe its own statement.
+ * With `settle` it answers the settling probe too (`probeSettle`, as of just after the update):
+ * whether another task of the run is outstanding, and with `full` (an attempt that ends its
+ * branch: the engine settles its run next) the run's tasks and arrivals when none is. That
+ * saves the probe its own statement.
  */
 export async function updateTask(
   db: Db,
   id: number,
   patch: Partial<Omit<TaskRecord, "id" | "run_id">>,
   guard: TaskGuard = {},
-  settle = false,
-): Promise<{ task: TaskRecord; run: RunRecord; settling?: Settling } | null> {
+  settle: SettleRead = "none",
+): Promise<{ task: TaskRecord; run: RunRecord; carried?: Carried } | null> {
   // A row made ready again is nobody's: its next claim names the server that takes it.
   const owned = patch.status === "ready" ? { ...patch, owner: null } : patch;
   const { statement, values } = patchQuery(TASKS, id, owned, guardOf(guard));
@@ -250,11 +242,13 @@ export async function updateTask(
   if (row === null) return null;
   const task = toTask(row);
   const updated = { task, run: toRun(row.run_row) };
-  if (!settle) return updated;
-  if (row.settle_found) return { ...updated, settling: null };
+  if (settle === "none") return updated;
+  if (row.settle_found) return { ...updated, carried: { found: true } };
+  if (settle === "found") return { ...updated, carried: { found: false } };
   // The others as the statement found them, and this one as it left it, in id order.
   const tasks = [...row.settle_tasks.map(toTask), task].sort((a, b) => a.id - b.id);
-  return { ...updated, settling: { tasks, arrivals: row.settle_arrivals.map(toArrival) } };
+  const read = { tasks, arrivals: row.settle_arrivals.map(toArrival) };
+  return { ...updated, carried: { found: false, read } };
 }
 
 const withRunTexts = new Map<string, Statement>();
@@ -262,7 +256,12 @@ const withRunTexts = new Map<string, Statement>();
 // What the settling probe reads, beside the task just updated (`u`): every CTE sees the rows
 // as they were before the statement, so `u`'s own row is left out of the read and judged by
 // what the update made of it.
-const SETTLE_COLUMNS = `o.settle_found,
+const SETTLE_FOUND = `CROSS JOIN LATERAL (SELECT u.status IN ('ready', 'in_progress', 'waiting')
+  OR EXISTS (
+    SELECT 1 FROM tasks t WHERE t.run_id = u.run_id AND t.id <> u.id
+      AND t.status IN ('ready', 'in_progress', 'waiting')
+  ) AS settle_found) o`;
+const SETTLE_LISTS = `
   CASE WHEN o.settle_found THEN NULL ELSE (
     SELECT COALESCE(json_agg(t ORDER BY t.id), '[]') FROM tasks t
     WHERE t.run_id = u.run_id AND t.id <> u.id
@@ -271,26 +270,19 @@ const SETTLE_COLUMNS = `o.settle_found,
     SELECT COALESCE(json_agg(a ORDER BY a.fanout, a.branch_index, a.seq), '[]')
     FROM arrivals a WHERE a.run_id = u.run_id
   ) END AS settle_arrivals`;
-const SETTLE_FOUND = `CROSS JOIN LATERAL (SELECT u.status IN ('ready', 'in_progress', 'waiting')
-  OR EXISTS (
-    SELECT 1 FROM tasks t WHERE t.run_id = u.run_id AND t.id <> u.id
-      AND t.status IN ('ready', 'in_progress', 'waiting')
-  ) AS settle_found) o`;
 
 /**
- * `UPDATE tasks ... RETURNING *` with the task's run as `run_row` (JSON) beside it, and with
- * `settle` the settling probe's read.
+ * `UPDATE tasks ... RETURNING *` with the task's run as `run_row` (JSON) beside it, and what
+ * `settle` asks of the settling probe.
  */
-function withRun(update: Statement, settle: boolean): Statement {
-  const key = `${settle}${update.text}`;
+function withRun(update: Statement, settle: SettleRead): Statement {
+  const key = `${settle}:${update.text}`;
   let statement = withRunTexts.get(key);
   if (statement === undefined) {
     const run = "(SELECT row_to_json(r) FROM runs r WHERE r.id = u.run_id) AS run_row";
-    statement = settle
-      ? sql(
-          `WITH u AS (${update.text}) SELECT u.*, ${run}, ${SETTLE_COLUMNS} FROM u ${SETTLE_FOUND}`,
-        )
-      : sql(`WITH u AS (${update.text}) SELECT u.*, ${run} FROM u`);
+    const probe = { none: "", found: ", o.settle_found", full: `, o.settle_found,${SETTLE_LISTS}` };
+    const from = settle === "none" ? "FROM u" : `FROM u ${SETTLE_FOUND}`;
+    statement = sql(`WITH u AS (${update.text}) SELECT u.*, ${run}${probe[settle]} ${from}`);
     withRunTexts.set(key, statement);
   }
   return statement;

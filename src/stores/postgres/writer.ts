@@ -44,8 +44,17 @@ import * as runs from "./runs.ts";
 import * as schedules from "./schedules.ts";
 import * as servers from "./servers.ts";
 import type { Db } from "./sql.ts";
-import type { Settling } from "./tasks.ts";
 import * as tasks from "./tasks.ts";
+
+/** What an update of a task answers of the settling probe that may follow it (tasks.ts). */
+function settleRead(patch: Partial<TaskRecord>): tasks.SettleRead {
+  // The attempt ended its branch (or was dead-lettered): the engine settles its run next.
+  if (patch.terminal === true || patch.status === "dead_letter") return "full";
+  // It went on to other nodes: the run is settled only when none was enqueued (a join still
+  // waiting, an empty transition list), which asks whether anything is outstanding.
+  if (patch.status === "done") return "found";
+  return "none";
+}
 
 export class PgWriter extends PgReader implements StoreWriter {
   /** The highest event id this callback stored (0: none), told to the other servers. */
@@ -56,6 +65,8 @@ export class PgWriter extends PgReader implements StoreWriter {
 
   /** Counts the statements sent, so a read kept for later knows nothing was written since. */
   readonly #counted: CountingDb;
+  /** The connection for statements on arrivals alone (they neither read nor write tasks). */
+  readonly #quiet: Db;
 
   constructor(
     connection: Db,
@@ -72,6 +83,21 @@ export class PgWriter extends PgReader implements StoreWriter {
     this.#deferred = deferred;
     this.#raw = raw;
     this.#counted = raw;
+    // What they see first: the held arrivals, and the new runs held (arrivals.run_id).
+    const quiet = async () => {
+      await deferred.flush(["arrivals"]);
+      await deferred.flushNewRuns();
+    };
+    this.#quiet = raw.quietly({
+      run: async (statement, values) => {
+        await quiet();
+        return raw.run(statement, values);
+      },
+      write: async (statement, values) => {
+        await quiet();
+        return raw.write(statement, values);
+      },
+    });
   }
 
   /** Sends the deferred writes on tables `tables` (all with none given), then answers the connection. */
@@ -141,34 +167,45 @@ export class PgWriter extends PgReader implements StoreWriter {
   }
   /**
    * What the last settling probe read of a run (`hasOutstandingTasks`, or the update of a task
-   * that ended its branch): whether a task is outstanding, and else the run's tasks and arrivals.
+   * that ended): whether a task is outstanding (`found`), and else, when `full`, the run's
+   * tasks and arrivals; with the statement counts as they were then.
    */
   #settling: {
     runId: string;
     sent: number;
+    busy: number;
     found: boolean;
+    full: boolean;
     tasks?: TaskRecord[];
     arrivals?: ArrivalRecord[];
   } | null = null;
 
-  /** The settling read of `runId`, if no statement was sent (nor task write held) since it. */
-  #probed(runId: string) {
+  /**
+   * The settling read of `runId` if it still holds: for `found` (whether a task is
+   * outstanding), if no statement that may write tasks was sent (nor task write held) since;
+   * for the lists, if no statement at all was.
+   */
+  #probed(runId: string, lists: boolean) {
     const s = this.#settling;
-    return s !== null && s.runId === runId && s.sent === this.#counted.sent ? s : null;
+    if (s === null || s.runId !== runId) return null;
+    const still = lists ? s.sent === this.#counted.sent : s.busy === this.#counted.busy;
+    return still ? s : null;
   }
 
   /** The settling read's `part` of `runId`, once, if nothing was written since it. */
   #settled<K extends "tasks" | "arrivals">(runId: string, part: K) {
-    const s = this.#probed(runId);
+    const s = this.#probed(runId, true);
     if (s === null) return undefined;
     const value = s[part];
     s[part] = undefined;
     return value;
   }
 
-  /** Keeps `read`, the settling probe's answer for `runId`, sent as statement `sent`. */
-  #keepSettling(runId: string, sent: number, read: Settling): void {
-    this.#settling = { runId, sent, found: read === null, ...read };
+  /** Keeps what the settling probe (or a task update carrying it) read of `runId`. */
+  #keepSettling(runId: string, sent: number, busy: number, carried: tasks.Carried): void {
+    const read = carried.found ? undefined : carried.read;
+    const full = read != null;
+    this.#settling = { runId, sent, busy, found: carried.found, full, ...read };
   }
 
   override async listTasks(filter: TaskFilter): Promise<TaskRecord[]> {
@@ -177,16 +214,19 @@ export class PgWriter extends PgReader implements StoreWriter {
     return read || tasks.listTasks(await this.#before("tasks"), filter);
   }
   override async hasOutstandingTasks(runId: string): Promise<boolean> {
-    // Answered by the update of the task that ended its branch, when nothing was written since.
-    const probed = this.#probed(runId);
-    if (probed !== null) return probed.found;
+    // Answered by the update of the task that ended, when nothing was written since that could
+    // change it (a task outstanding: no write of tasks; nothing outstanding: no write at all,
+    // as the lists that come with it must hold too).
+    const found = this.#probed(runId, false);
+    if (found?.found) return true;
+    if (this.#probed(runId, true)?.full) return false;
     this.#settling = null;
     const probe = tasks.probeSettle(await this.#before("tasks", "arrivals"), runId);
     // Counted once the probe is sent: a statement sent after it, even before it answers,
     // makes what it read unusable.
-    const sent = this.#counted.sent;
+    const { sent, busy } = this.#counted;
     const read = await probe;
-    this.#keepSettling(runId, sent, read);
+    this.#keepSettling(runId, sent, busy, read === null ? { found: true } : { found: false, read });
     return read === null;
   }
   override async listArrivals(
@@ -198,15 +238,15 @@ export class PgWriter extends PgReader implements StoreWriter {
     return read || arrivals.listArrivals(await this.#before("arrivals"), runId, join, fanout);
   }
   async insertTask(task: NewTask): Promise<TaskRecord> {
-    const { write, row } = tasks.taskInsert(await this.ids.takeTasks(1), task);
-    await this.#deferred.add(write);
+    const [row] = await this.insertTasks([task]);
     return row;
   }
   async insertTasks(list: readonly NewTask[]): Promise<TaskRecord[]> {
     if (list.length === 0) return [];
-    const { write, rows } = tasks.tasksInsert(await this.ids.takeTasks(list.length), list);
-    await this.#deferred.add(write);
-    return rows;
+    const first = await this.ids.takeTasks(list.length);
+    const made = list.map((task, i) => tasks.taskRow(first + i, task));
+    this.#deferred.addTasks(made.map((m) => m.held));
+    return made.map((m) => m.row);
   }
   async updateTask(
     id: number,
@@ -215,13 +255,14 @@ export class PgWriter extends PgReader implements StoreWriter {
   ): Promise<TaskRecord | null> {
     // It reads the task's run too (into the run cache), and when the task ends its branch
     // (the engine settles the run next) the settling probe's read.
-    const settle = patch.terminal === true || patch.status === "dead_letter";
+    const settle = settleRead(patch);
     const db = await this.#before("tasks", "runs");
     const updated = await tasks.updateTask(db, id, patch, guard, settle);
     if (updated === null) return null;
     this.runs.put(updated.run);
-    if (updated.settling !== undefined) {
-      this.#keepSettling(updated.task.run_id, this.#counted.sent, updated.settling);
+    if (updated.carried !== undefined) {
+      const { sent, busy } = this.#counted;
+      this.#keepSettling(updated.task.run_id, sent, busy, updated.carried);
     }
     return updated.task;
   }
@@ -234,7 +275,8 @@ export class PgWriter extends PgReader implements StoreWriter {
     // A run the settling probe found with nothing outstanding, nothing written since, has no
     // ready task: the claim cannot take from it whatever its status, so its held update (its
     // end) stays held for the unit's event append.
-    const settled = this.#settling?.found === false ? this.#probed(this.#settling.runId) : null;
+    const s = this.#settling;
+    const settled = s?.found === false ? this.#probed(s.runId, false) : null;
     await this.#deferred.flush(["tasks", "runs"], settled?.runId);
     const claimed = await claimTasks(this.#raw, workflows, limit, now, scope);
     return claimed.map(({ task, run }) => {
@@ -269,11 +311,15 @@ export class PgWriter extends PgReader implements StoreWriter {
   markAgentResult(submissionId: number, call: number): Promise<void> {
     return records.markAgentResult(this.db, submissionId, call);
   }
-  insertArrival(arrival: ArrivalRecord): Promise<void> {
-    return arrivals.insertArrival(this.db, arrival);
+  // Statements on arrivals alone: they leave a settling read's `found` standing.
+  override tallyArrivals(runId: string, join: string, fanout: number, index: number) {
+    return arrivals.tallyArrivals(this.#quiet, runId, join, fanout, index);
+  }
+  async insertArrival(arrival: ArrivalRecord): Promise<void> {
+    await this.#deferred.add(arrivals.arrivalWrite(arrival));
   }
   setJoinTask(runId: string, join: string, fanout: number, taskId: number): Promise<void> {
-    return arrivals.setJoinTask(this.db, runId, join, fanout, taskId);
+    return arrivals.setJoinTask(this.#quiet, runId, join, fanout, taskId);
   }
   async appendEvents(list: readonly NewEvent[], now: number): Promise<EventRecord[]> {
     if (list.length === 0) return [];
