@@ -103,8 +103,8 @@ export class DeferredWrites {
   }
 
   /**
-   * Holds `write`. One that cannot share its statement (the same table and kind: each insert
-   * checks what the one before it added) is sent first, as is a held update of a run it inserts.
+   * Holds `write`. When one that cannot share its statement is held (the same table and kind:
+   * each insert of runs checks the list's end the one before it moved), what is held goes first.
    */
   async add(write: Deferred): Promise<void> {
     this.#open();
@@ -238,8 +238,8 @@ export class DeferredWrites {
 }
 
 /**
- * A connection that counts the statements sent through it (and the held writes of tasks), so
- * a read kept for later knows nothing was written since.
+ * A connection that counts the statements sent through it (and the held writes of tasks and
+ * arrivals), so a read kept for later knows whether anything was written since.
  */
 export class CountingDb implements Db {
   sent = 0;
