@@ -256,7 +256,12 @@ export class PgWriter extends PgReader implements StoreWriter {
     // It reads the task's run too (into the run cache), and when the task ends its branch
     // (the engine settles the run next) the settling probe's read.
     const settle = settleRead(patch);
-    const db = await this.#before("tasks", "runs");
+    // The lists it may answer read arrivals: the held ones go first.
+    const db = await this.#before(
+      "tasks",
+      "runs",
+      ...(settle === "full" ? ["arrivals" as const] : []),
+    );
     const updated = await tasks.updateTask(db, id, patch, guard, settle);
     if (updated === null) return null;
     this.runs.put(updated.run);
