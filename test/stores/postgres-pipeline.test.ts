@@ -368,4 +368,79 @@ describe.skipIf(postgres.url === null)("postgres pipelined writes", () => {
       ["p6", 4],
     ]);
   });
+
+  it("a submit's run and task, held, are stored by the append and seen by a later read", async () => {
+    const s = await store();
+    const ended = await s.transact(async (tx) => {
+      const run = await tx.insertRun(runInput({ id: "held-run" }));
+      const [a, b] = await Promise.all([
+        tx.insertTask(taskInput(run.id)),
+        tx.insertTask(taskInput(run.id, { node: "b" })),
+      ]);
+      await tx.updateRun(run.id, { status: "running", started: true, updated: 5 });
+      await tx.touchRuns([run.id], 6);
+      await tx.appendEvents([{ name: "run.created", run_id: run.id, task_id: a.id, data: {} }], 6);
+      // A read of the table sends what is held first.
+      return { ids: [a.id, b.id], listed: await tx.listTasks({ run_id: run.id }) };
+    });
+    expect(ended.listed.map((t) => t.id)).toEqual(ended.ids);
+    expect(await s.getRun("held-run")).toMatchObject({ status: "running", started: true });
+    expect((await s.getRun("held-run"))?.updated).toBe(6);
+    expect((await s.listTasks({ run_id: "held-run" })).map((t) => t.node)).toEqual(["start", "b"]);
+  });
+
+  it("a completed attempt's update answers the settling probe until a write could change it", async () => {
+    const s = await store();
+    const run = await addRun(s);
+    const [a, b] = await s.transact(async (tx) => [
+      await tx.insertTask(taskInput(run.id)),
+      await tx.insertTask(taskInput(run.id, { node: "b" })),
+    ]);
+    const arrival = (index: number) => ({
+      ...{ run_id: run.id, join: "j", fanout: a.id, index, count: 2 },
+      ...{ task_id: a.id, key: null, value: { index }, join_task: null },
+    });
+    const seen = await s.transact(async (tx) => {
+      await tx.updateTask(a.id, { status: "done", terminal: false });
+      // b is still ready; an arrival cannot change that.
+      await tx.insertArrival(arrival(0));
+      const first = await tx.hasOutstandingTasks(run.id);
+      await tx.updateTask(b.id, { status: "done", terminal: true, result: 1 });
+      // Nothing outstanding; the lists show the arrival written before the update.
+      const second = await tx.hasOutstandingTasks(run.id);
+      const before = (await tx.listArrivals(run.id)).length;
+      // And one written after the update and the probe.
+      await tx.insertArrival(arrival(1));
+      const arrivals = await tx.listArrivals(run.id);
+      const tasks = await tx.listTasks({ run_id: run.id });
+      // A new task after the answer: outstanding again.
+      await tx.insertTask(taskInput(run.id, { node: "c" }));
+      const third = await tx.hasOutstandingTasks(run.id);
+      return { first, second, third, before, arrivals: arrivals.length, tasks };
+    });
+    expect(seen).toMatchObject({ first: true, second: false, third: true, before: 1, arrivals: 2 });
+    expect(seen.tasks.map((t) => [t.node, t.status])).toEqual([
+      ["start", "done"],
+      ["b", "done"],
+    ]);
+  });
+
+  it("a run's end held past a claim still ends the run, and the claim takes the next run's task", async () => {
+    const s = await store();
+    const ending = await addRun(s, { id: "ending", workflow: "w", status: "running" });
+    const next = await addRun(s, { id: "next", workflow: "w" });
+    const done = await addTask(s, ending.id);
+    const waiting = await addTask(s, next.id);
+    await s.transact((tx) => tx.claimTasks(["w"], 1, 1));
+    const claimed = await s.transact(async (tx) => {
+      await tx.updateTask(done.id, { status: "done", terminal: true }, { status: ["in_progress"] });
+      expect(await tx.hasOutstandingTasks(ending.id)).toBe(false);
+      await tx.updateRun(ending.id, { status: "completed", updated: 9 });
+      const [task] = await tx.claimTasks(["w"], 5, 10);
+      expect(await tx.getRun(ending.id)).toMatchObject({ status: "completed", updated: 9 });
+      return task;
+    });
+    expect(claimed.id).toBe(waiting.id);
+    expect(await s.getRun("ending")).toMatchObject({ status: "completed", updated: 9 });
+  });
 });

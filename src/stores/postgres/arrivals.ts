@@ -1,13 +1,14 @@
 // Join arrivals and workflow registrations: small tables with simple access.
 import type { ArrivalRecord, ArrivalTally, RegistrationRecord } from "../../engine/index.ts";
+import type { Deferred } from "./deferred.ts";
 import { toArrival, toRegistration } from "./rows.ts";
 import { type Db, first, json, rows, sql, where } from "./sql.ts";
 
 // `join` and `index` are SQL keywords, hence the column names join_name and branch_index.
-const INSERT_ARRIVAL = sql(`
+const INSERT_ARRIVAL = `
 INSERT INTO arrivals (run_id, join_name, fanout, branch_index, count, task_id, key, value,
   join_task)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`);
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
 
 // Answered from arrivals_run without reading the stored keys and values.
 const TALLY = sql(`
@@ -28,10 +29,11 @@ RETURNING *`);
 const LIST_REGISTRATIONS = sql("SELECT * FROM registrations ORDER BY seq");
 const DELETE_REGISTRATION = sql("DELETE FROM registrations WHERE workflow = $1");
 
-export async function insertArrival(db: Db, a: ArrivalRecord): Promise<void> {
+/** The insert of `a`, held by the writer (deferred.ts): nothing comes back. */
+export function arrivalWrite(a: ArrivalRecord): Deferred {
   const { run_id, join, fanout, index, count, task_id } = a;
   const values = [run_id, join, fanout, index, count, task_id, json(a.key), json(a.value)];
-  await db.run(INSERT_ARRIVAL, [...values, a.join_task ?? null]);
+  return { table: "arrivals", text: INSERT_ARRIVAL, values: [...values, a.join_task ?? null] };
 }
 
 export async function setJoinTask(

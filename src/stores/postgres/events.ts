@@ -4,7 +4,7 @@
 // even with several servers), a rolled-back bump is undone with its events, and the counter
 // keeps the highest id ever handed out after a run's events are deleted.
 import type { EventQuery, EventRecord, NewEvent } from "../../engine/index.ts";
-import type { Deferred } from "./deferred.ts";
+import { asCtes, type Deferred } from "./deferred.ts";
 import { toEvent } from "./rows.ts";
 import { type Db, first, json, rows, sql, where } from "./sql.ts";
 
@@ -26,13 +26,7 @@ const APPEND_PARAMETERS = 7;
 
 /** The append with `before` as CTEs ahead of it, their parameters numbered after its own. */
 function appendStatement(before: readonly Deferred[]): { text: string; values: unknown[] } {
-  const ctes: string[] = [];
-  const values: unknown[] = [];
-  for (const [i, d] of before.entries()) {
-    const offset = APPEND_PARAMETERS + values.length;
-    ctes.push(`w${i} AS (${d.text.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + offset}`)})`);
-    values.push(...d.values);
-  }
+  const { ctes, values } = asCtes(before, APPEND_PARAMETERS);
   return { text: `WITH ${[...ctes, APPEND].join(",\n")}`, values };
 }
 

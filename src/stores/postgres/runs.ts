@@ -13,15 +13,15 @@ const GET_RUN = sql("SELECT * FROM runs WHERE id = $1");
 const LAST_POSITION = sql("SELECT COALESCE(MAX(position), 0) AS n FROM runs");
 // The position is the writer's (batch-ids.ts): the next one after the list's end, which the
 // statement checks (a wrong one is NULL, refused), so nothing needs to come back.
-const INSERT_RUN = sql(`
+const INSERT_RUN = `
 INSERT INTO runs (id, workflow, title, description, status, position, created, updated, started,
   input)
 VALUES ($1, $2, $3, $4, $5,
   CASE WHEN (SELECT COALESCE(MAX(position), 0) FROM runs) = $10::integer - 1 THEN $10::integer END,
-  $6, $7, $8, $9)`);
+  $6, $7, $8, $9)`;
 
 // A batch: one statement, arrays in, positions counted on from $10 in array order.
-const INSERT_RUNS = sql(`
+const INSERT_RUNS = `
 INSERT INTO runs (id, workflow, title, description, status, position, created, updated, started,
   input)
 SELECT r.id, r.workflow, r.title, r.description, r.status,
@@ -31,7 +31,7 @@ SELECT r.id, r.workflow, r.title, r.description, r.status,
 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[],
   $7::bigint[], $8::boolean[], $9::text[])
   WITH ORDINALITY AS r(id, workflow, title, description, status, created, updated, started,
-    input, ord)`);
+    input, ord)`;
 
 // Moving from $2 to $3 shifts the runs in between by one towards the gap it leaves.
 const MOVE_RUN = sql(`
@@ -179,23 +179,30 @@ function newRun(run: NewRun, position: number, input: unknown): RunRecord {
   return toRun({ ...run, position, input: input === null ? null : JSON.parse(input as string) });
 }
 
-/** Stores `run` at `position` (the list's end), sent as a write (not waited for). */
-export async function insertRun(db: Db, run: NewRun, position: number): Promise<RunRecord> {
+/** Held (deferred.ts): storing `run` at `position` (the list's end), and the row it stores. */
+export function runInsert(run: NewRun, position: number): { write: Deferred; row: RunRecord } {
   const values = RUN_VALUES.map((value) => value(run));
-  await db.write(INSERT_RUN, [...values, position]);
-  return newRun(run, position, values[8]);
+  return {
+    write: { table: "runs", text: INSERT_RUN, values: [...values, position], inserts: [run.id] },
+    row: newRun(run, position, values[8]),
+  };
 }
 
-/** Stores `list` at `first`, `first + 1` ... in order, sent as a write (not waited for). */
-export async function insertRuns(
-  db: Db,
+/** Held: storing `list` at `first`, `first + 1` ... in order, and the rows it stores. */
+export function runsInsert(
   list: readonly NewRun[],
   first: number,
-): Promise<RunRecord[]> {
-  if (list.length === 0) return [];
+): { write: Deferred; rows: RunRecord[] } {
   const columns = columnArrays(list, RUN_VALUES);
-  await db.write(INSERT_RUNS, [...columns, first]);
-  return list.map((run, i) => newRun(run, first + i, columns[8][i]));
+  return {
+    write: {
+      table: "runs",
+      text: INSERT_RUNS,
+      values: [...columns, first],
+      inserts: list.map((run) => run.id),
+    },
+    rows: list.map((run, i) => newRun(run, first + i, columns[8][i])),
+  };
 }
 
 export async function updateRun(
@@ -209,10 +216,22 @@ export async function updateRun(
   return toRun(row);
 }
 
+/** `known` (a row as the database holds it) with `patch` applied, as RETURNING * gives it. */
+export function patched(
+  known: RunRecord,
+  patch: Partial<Omit<RunRecord, "id" | "position">>,
+): RunRecord {
+  const row: RunRecord = { ...known };
+  for (const [name, value] of Object.entries(patch)) {
+    if (value !== undefined) Object.assign(row, { [name]: value });
+  }
+  return row;
+}
+
 /**
  * `updateRun` of a row the caller knows as the database holds it (the batch's run cache): the
  * UPDATE is sent without waiting (`Db.write`: a failure fails the unit), the row answered is the
- * known one with the patch applied, as RETURNING * would give it.
+ * known one with the patch applied.
  */
 export async function updateCachedRun(
   db: Db,
@@ -221,18 +240,7 @@ export async function updateCachedRun(
 ): Promise<RunRecord> {
   const { statement, values } = patchQuery(RUNS, known.id, patch, undefined, false);
   await db.write(statement, values);
-  const row: RunRecord = { ...known };
-  for (const [name, value] of Object.entries(patch)) {
-    if (value !== undefined) Object.assign(row, { [name]: value });
-  }
-  return row;
-}
-
-const TOUCH_RUNS = "UPDATE runs SET updated = $1::bigint WHERE id = ANY($2::text[])";
-
-/** `touchRuns` as a write the writer holds back (deferred.ts). */
-export function touchWrite(ids: readonly string[], now: number): Deferred {
-  return { table: "runs", text: TOUCH_RUNS, values: [now, [...ids]] };
+  return patched(known, patch);
 }
 
 export async function moveRun(db: Db, id: string, index: number): Promise<RunRecord> {

@@ -10,19 +10,10 @@ import {
   type TaskGuard,
   type TaskRecord,
 } from "../../engine/index.ts";
+import type { Deferred } from "./deferred.ts";
 import { type Guard, type PatchTable, patchQuery } from "./patch.ts";
 import { toArrival, toRun, toTask } from "./rows.ts";
-import {
-  columnArrays,
-  type Db,
-  first,
-  json,
-  rows,
-  type Statement,
-  sql,
-  statusIn,
-  where,
-} from "./sql.ts";
+import { type Db, first, json, rows, type Statement, sql, statusIn, where } from "./sql.ts";
 
 const GET_TASK = sql("SELECT * FROM tasks WHERE id = $1");
 const BY_TOKEN_HASH = sql("SELECT * FROM tasks WHERE token_hash = $1 ORDER BY id LIMIT 1");
@@ -31,25 +22,25 @@ const HAS_OUTSTANDING = sql(`SELECT EXISTS (
   SELECT 1 FROM tasks WHERE run_id = $1 AND status IN ('ready', 'in_progress', 'waiting')
 ) AS found`);
 
-// Columns left out take their defaults: a new attempt is ready, unclaimed, unfinished. The id
-// is the writer's (batch-ids.ts), so nothing needs to come back: one row, or a batch as arrays,
-// in the order of the ids.
-const INSERT_TASK = sql(`
+// Columns left out take their defaults: a new attempt is ready, unclaimed, unfinished. The ids
+// are the writer's (batch-ids.ts), so nothing needs to come back: one row, or several as
+// arrays, each with its id.
+const INSERT_TASK = `
 INSERT INTO tasks (id, run_id, node, attempt, priority, explicit, created, payload_present,
   payload, branch, lineage)
 OVERRIDING SYSTEM VALUE
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`);
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
 
-const INSERT_TASKS = sql(`
+const INSERT_TASKS = `
 INSERT INTO tasks (id, run_id, node, attempt, priority, explicit, created, payload_present,
   payload, branch, lineage)
 OVERRIDING SYSTEM VALUE
-SELECT $1::bigint + t.ord - 1, t.run_id, t.node, t.attempt, t.priority, t.explicit, t.created,
+SELECT t.id, t.run_id, t.node, t.attempt, t.priority, t.explicit, t.created,
   t.payload_present, t.payload::json, t.branch::json, t.lineage::json
-FROM unnest($2::text[], $3::text[], $4::integer[], $5::double precision[], $6::boolean[],
-  $7::bigint[], $8::boolean[], $9::text[], $10::text[], $11::text[])
-  WITH ORDINALITY AS t(run_id, node, attempt, priority, explicit, created, payload_present,
-    payload, branch, lineage, ord)`);
+FROM unnest($1::bigint[], $2::text[], $3::text[], $4::integer[], $5::double precision[],
+  $6::boolean[], $7::bigint[], $8::boolean[], $9::text[], $10::text[], $11::text[])
+  AS t(id, run_id, node, attempt, priority, explicit, created, payload_present, payload, branch,
+    lineage)`;
 
 const TASKS: PatchTable = {
   table: "tasks",
@@ -119,10 +110,7 @@ SELECT o.found,
 FROM o`);
 
 /** The run's tasks and arrivals when none of its tasks is outstanding, else null. */
-export async function probeSettle(
-  db: Db,
-  runId: string,
-): Promise<{ tasks: TaskRecord[]; arrivals: ArrivalRecord[] } | null> {
+export async function probeSettle(db: Db, runId: string): Promise<Settling> {
   const row = (await first(db, PROBE_SETTLE, [runId]))!;
   if (row.found) return null;
   return { tasks: row.tasks.map(toTask), arrivals: row.arrivals.map(toArrival) };
@@ -177,29 +165,28 @@ function newTask(id: number, t: NewTask, values: readonly unknown[]): TaskRecord
   });
 }
 
-/** Stores `task` as `id`, sent as a write (not waited for). */
-export async function insertTask(db: Db, id: number, task: NewTask): Promise<TaskRecord> {
-  const values = TASK_VALUES.map((value) => value(task));
-  await db.write(INSERT_TASK, [id, ...values]);
-  return newTask(id, task, values);
+/** A new task held by the writer (deferred.ts): its id and its values in column order. */
+export interface NewTaskRow {
+  id: number;
+  values: readonly unknown[];
 }
 
-/** Stores `list` as `first`, `first + 1` ... in order, sent as a write (not waited for). */
-export async function insertTasks(
-  db: Db,
-  first: number,
-  list: readonly NewTask[],
-): Promise<TaskRecord[]> {
-  if (list.length === 0) return [];
-  const columns = columnArrays(list, TASK_VALUES);
-  await db.write(INSERT_TASKS, [first, ...columns]);
-  return list.map((task, i) =>
-    newTask(
-      first + i,
-      task,
-      columns.map((column) => column[i]),
-    ),
-  );
+/** `task` as the row held for it, and the record it stores (as a read answers it). */
+export function taskRow(id: number, task: NewTask): { held: NewTaskRow; row: TaskRecord } {
+  const values = TASK_VALUES.map((value) => value(task));
+  return { held: { id, values }, row: newTask(id, task, values) };
+}
+
+/** The insert of the held new tasks: one statement, a row or arrays. */
+export function tasksWrite(list: readonly NewTaskRow[]): Deferred {
+  const inserts = list.map((t) => String(t.id));
+  if (list.length === 1) {
+    const [{ id, values }] = list;
+    return { table: "tasks", text: INSERT_TASK, values: [id, ...values], inserts };
+  }
+  const columns = TASK_VALUES.map((_, i) => list.map((t) => t.values[i]));
+  const values = [list.map((t) => t.id), ...columns];
+  return { table: "tasks", text: INSERT_TASKS, values, inserts };
 }
 
 function guardOf(guard: TaskGuard): Guard {
@@ -221,32 +208,82 @@ function guardOf(guard: TaskGuard): Guard {
   return { text, values };
 }
 
+/** What the settling probe read: null when some task of the run is outstanding. */
+export type Settling = { tasks: TaskRecord[]; arrivals: ArrivalRecord[] } | null;
+
+/**
+ * What an update answers of the settling probe besides the task: nothing; whether a task of
+ * the run is outstanding (`found`); or the probe's whole read (`full`).
+ */
+export type SettleRead = "none" | "found" | "full";
+
+/** What the update answered of the probe: `found` alone, or the whole read (`Settling`). */
+export type Carried = { found: true } | { found: false; read?: Settling };
+
 /**
  * Applies the patch when the guard holds; answers the updated row and its run's row as the
  * statement found it (the engine reads the run next, and this saves it a round trip), or null.
+ * With `settle` it answers the settling probe too (`probeSettle`, as of just after the update):
+ * whether another task of the run is outstanding, and with `full` (an attempt that ends its
+ * branch: the engine settles its run next) the run's tasks and arrivals when none is. That
+ * saves the probe its own statement.
  */
 export async function updateTask(
   db: Db,
   id: number,
   patch: Partial<Omit<TaskRecord, "id" | "run_id">>,
   guard: TaskGuard = {},
-): Promise<{ task: TaskRecord; run: RunRecord } | null> {
+  settle: SettleRead = "none",
+): Promise<{ task: TaskRecord; run: RunRecord; carried?: Carried } | null> {
   // A row made ready again is nobody's: its next claim names the server that takes it.
   const owned = patch.status === "ready" ? { ...patch, owner: null } : patch;
   const { statement, values } = patchQuery(TASKS, id, owned, guardOf(guard));
-  const row = await first(db, withRun(statement), values);
-  return row && { task: toTask(row), run: toRun(row.run_row) };
+  const row = await first(db, withRun(statement, settle), values);
+  if (row === null) return null;
+  const task = toTask(row);
+  const updated = { task, run: toRun(row.run_row) };
+  if (settle === "none") return updated;
+  if (row.settle_found) return { ...updated, carried: { found: true } };
+  if (settle === "found") return { ...updated, carried: { found: false } };
+  // The others as the statement found them, and this one as it left it, in id order.
+  const tasks = [...row.settle_tasks.map(toTask), task].sort((a, b) => a.id - b.id);
+  const read = { tasks, arrivals: row.settle_arrivals.map(toArrival) };
+  return { ...updated, carried: { found: false, read } };
 }
 
 const withRunTexts = new Map<string, Statement>();
 
-/** `UPDATE tasks ... RETURNING *` with the task's run as `run_row` (JSON) beside it. */
-function withRun(update: Statement): Statement {
-  let statement = withRunTexts.get(update.text);
+// What the settling probe reads, beside the task just updated (`u`): every CTE sees the rows
+// as they were before the statement, so `u`'s own row is left out of the read and judged by
+// what the update made of it.
+const SETTLE_FOUND = `CROSS JOIN LATERAL (SELECT u.status IN ('ready', 'in_progress', 'waiting')
+  OR EXISTS (
+    SELECT 1 FROM tasks t WHERE t.run_id = u.run_id AND t.id <> u.id
+      AND t.status IN ('ready', 'in_progress', 'waiting')
+  ) AS settle_found) o`;
+const SETTLE_LISTS = `
+  CASE WHEN o.settle_found THEN NULL ELSE (
+    SELECT COALESCE(json_agg(t ORDER BY t.id), '[]') FROM tasks t
+    WHERE t.run_id = u.run_id AND t.id <> u.id
+  ) END AS settle_tasks,
+  CASE WHEN o.settle_found THEN NULL ELSE (
+    SELECT COALESCE(json_agg(a ORDER BY a.fanout, a.branch_index, a.seq), '[]')
+    FROM arrivals a WHERE a.run_id = u.run_id
+  ) END AS settle_arrivals`;
+
+/**
+ * `UPDATE tasks ... RETURNING *` with the task's run as `run_row` (JSON) beside it, and what
+ * `settle` asks of the settling probe.
+ */
+function withRun(update: Statement, settle: SettleRead): Statement {
+  const key = `${settle}:${update.text}`;
+  let statement = withRunTexts.get(key);
   if (statement === undefined) {
     const run = "(SELECT row_to_json(r) FROM runs r WHERE r.id = u.run_id) AS run_row";
-    statement = sql(`WITH u AS (${update.text}) SELECT u.*, ${run} FROM u`);
-    withRunTexts.set(update.text, statement);
+    const probe = { none: "", found: ", o.settle_found", full: `, o.settle_found,${SETTLE_LISTS}` };
+    const from = settle === "none" ? "FROM u" : `FROM u ${SETTLE_FOUND}`;
+    statement = sql(`WITH u AS (${update.text}) SELECT u.*, ${run}${probe[settle]} ${from}`);
+    withRunTexts.set(key, statement);
   }
   return statement;
 }

@@ -5,9 +5,11 @@
 // Fewer statements a step (each is a round trip on the one writer connection):
 // - `getRun` answers from the batch's run cache (run-cache.ts) when the batch has seen the run;
 //   every write of `runs` here keeps the cache current or clears it.
-// - Writes nobody reads back (`touchRuns`, `staleRequests`) are deferred (deferred.ts): held
-//   until a statement that could see them, and folded into the unit's event append (one
-//   statement for all of them) when none does. The unit's end sends what is still held.
+// - Writes nobody reads back (new runs and tasks, a cached run's start, end and `updated`,
+//   `staleRequests`) are deferred (deferred.ts): held until a statement that could see them, and
+//   folded into the unit's event append (one statement for all of them) when none does. The
+//   unit's end sends what is still held.
+// - An update of a task that ends its branch answers the settling probe's read too (tasks.ts).
 import type {
   ArrivalRecord,
   ClaimScope,
@@ -32,7 +34,7 @@ import * as arrivals from "./arrivals.ts";
 import type { BatchIds } from "./batch-ids.ts";
 import * as chunks from "./chunks.ts";
 import { claimTasks } from "./claims.ts";
-import { CountingDb, DeferredWrites, type Table } from "./deferred.ts";
+import { CountingDb, DeferredWrites, HELD_RUN_COLUMNS, type Table } from "./deferred.ts";
 import * as events from "./events.ts";
 import * as idempotency from "./idempotency.ts";
 import { PgReader } from "./reader.ts";
@@ -44,6 +46,16 @@ import * as servers from "./servers.ts";
 import type { Db } from "./sql.ts";
 import * as tasks from "./tasks.ts";
 
+/** What an update of a task answers of the settling probe that may follow it (tasks.ts). */
+function settleRead(patch: Partial<TaskRecord>): tasks.SettleRead {
+  // The attempt ended its branch (or was dead-lettered): the engine settles its run next.
+  if (patch.terminal === true || patch.status === "dead_letter") return "full";
+  // It went on to other nodes: the run is settled only when none was enqueued (a join still
+  // waiting, an empty transition list), which asks whether anything is outstanding.
+  if (patch.status === "done") return "found";
+  return "none";
+}
+
 export class PgWriter extends PgReader implements StoreWriter {
   /** The highest event id this callback stored (0: none), told to the other servers. */
   storedUpTo = 0;
@@ -53,6 +65,8 @@ export class PgWriter extends PgReader implements StoreWriter {
 
   /** Counts the statements sent, so a read kept for later knows nothing was written since. */
   readonly #counted: CountingDb;
+  /** The connection for statements on arrivals alone (they neither read nor write tasks). */
+  readonly #quiet: Db;
 
   constructor(
     connection: Db,
@@ -69,6 +83,21 @@ export class PgWriter extends PgReader implements StoreWriter {
     this.#deferred = deferred;
     this.#raw = raw;
     this.#counted = raw;
+    // What they see first: the held arrivals, and the new runs held (arrivals.run_id).
+    const quiet = async () => {
+      await deferred.flush(["arrivals"]);
+      await deferred.flushNewRuns();
+    };
+    this.#quiet = raw.quietly({
+      run: async (statement, values) => {
+        await quiet();
+        return raw.run(statement, values);
+      },
+      write: async (statement, values) => {
+        await quiet();
+        return raw.write(statement, values);
+      },
+    });
   }
 
   /** Sends the deferred writes on tables `tables` (all with none given), then answers the connection. */
@@ -77,9 +106,9 @@ export class PgWriter extends PgReader implements StoreWriter {
     return this.#raw;
   }
 
-  /** Sends what is still deferred: the callback has ended. */
+  /** Sends what is still deferred: the callback has ended, nothing more is held after it. */
   flush(): Promise<void> {
-    return this.#deferred.flush([]);
+    return this.#deferred.close();
   }
 
   override async getRun(id: string): Promise<RunRecord | null> {
@@ -89,24 +118,32 @@ export class PgWriter extends PgReader implements StoreWriter {
     return run && this.runs.put(run);
   }
   async insertRun(run: Omit<RunRecord, "position">): Promise<RunRecord> {
-    const db = await this.#before("runs");
-    return this.runs.put(await runs.insertRun(db, run, await this.ids.takePositions(1)));
+    const { write, row } = runs.runInsert(run, await this.ids.takePositions(1));
+    await this.#deferred.add(write);
+    return this.runs.put(row);
   }
   async insertRuns(list: ReadonlyArray<Omit<RunRecord, "position">>): Promise<RunRecord[]> {
     if (list.length === 0) return [];
-    const db = await this.#before("runs");
-    const first = await this.ids.takePositions(list.length);
-    return (await runs.insertRuns(db, list, first)).map((run) => this.runs.put(run));
+    const { write, rows } = runs.runsInsert(list, await this.ids.takePositions(list.length));
+    await this.#deferred.add(write);
+    return rows.map((run) => this.runs.put(run));
   }
   async updateRun(
     id: string,
     patch: Partial<Omit<RunRecord, "id" | "position">>,
   ): Promise<RunRecord> {
     const cached = this.runs.get(id);
+    if (cached !== undefined && Object.keys(patch).every((k) => HELD_RUN_COLUMNS.has(k))) {
+      // The batch has the row as the database holds it: the updated row is known without an
+      // answer, so the update is held (a run's start, end or touch) and rides in a later
+      // statement.
+      const row = runs.patched(cached, patch);
+      await this.#deferred.setRun(id, row);
+      return this.runs.put(row);
+    }
     const db = await this.#before("runs");
     if (cached === undefined) return this.runs.put(await runs.updateRun(db, id, patch));
-    // The batch has the row as the database holds it: the updated row is known without an
-    // answer, so the update is sent and not waited for.
+    // Other columns: sent and not waited for.
     return this.runs.put(await runs.updateCachedRun(db, cached, patch));
   }
   async touchRuns(ids: readonly string[], now: number): Promise<void> {
@@ -114,7 +151,7 @@ export class PgWriter extends PgReader implements StoreWriter {
     // needs no second update.
     const stale = this.runs.touch(ids, now);
     if (!stale.length) return;
-    await this.#deferred.add(runs.touchWrite(stale, now));
+    await this.#deferred.touchRuns(stale, now);
   }
   async moveRun(id: string, index: number): Promise<RunRecord> {
     this.runs.clear(); // the runs in between move too
@@ -128,21 +165,47 @@ export class PgWriter extends PgReader implements StoreWriter {
     this.runs.clear();
     await this.ids.dropPositions(await runs.deleteRuns(this.db, ids));
   }
-  /** What the last `hasOutstandingTasks` read of a run with nothing outstanding. */
+  /**
+   * What the last settling probe read of a run (`hasOutstandingTasks`, or the update of a task
+   * that ended): whether a task is outstanding (`found`), and else, when `full`, the run's
+   * tasks and arrivals; with the statement counts as they were then.
+   */
   #settling: {
     runId: string;
     sent: number;
+    busy: number;
+    found: boolean;
+    full: boolean;
     tasks?: TaskRecord[];
     arrivals?: ArrivalRecord[];
   } | null = null;
 
-  /** The settling read's `part` of `runId`, once, if no statement was sent since it. */
-  #settled<K extends "tasks" | "arrivals">(runId: string, part: K) {
+  /**
+   * The settling read of `runId` if it still holds: for `found` (whether a task is
+   * outstanding), if no statement that may write tasks was sent (nor task write held) since;
+   * for the lists, if no statement at all was.
+   */
+  #probed(runId: string, lists: boolean) {
     const s = this.#settling;
-    if (s === null || s.runId !== runId || s.sent !== this.#counted.sent) return undefined;
+    if (s === null || s.runId !== runId) return null;
+    const still = lists ? s.sent === this.#counted.sent : s.busy === this.#counted.busy;
+    return still ? s : null;
+  }
+
+  /** The settling read's `part` of `runId`, once, if nothing was written since it. */
+  #settled<K extends "tasks" | "arrivals">(runId: string, part: K) {
+    const s = this.#probed(runId, true);
+    if (s === null) return undefined;
     const value = s[part];
     s[part] = undefined;
     return value;
+  }
+
+  /** Keeps what the settling probe (or a task update carrying it) read of `runId`. */
+  #keepSettling(runId: string, sent: number, busy: number, carried: tasks.Carried): void {
+    const read = carried.found ? undefined : carried.read;
+    const full = read != null;
+    this.#settling = { runId, sent, busy, found: carried.found, full, ...read };
   }
 
   override async listTasks(filter: TaskFilter): Promise<TaskRecord[]> {
@@ -151,15 +214,20 @@ export class PgWriter extends PgReader implements StoreWriter {
     return read || tasks.listTasks(await this.#before("tasks"), filter);
   }
   override async hasOutstandingTasks(runId: string): Promise<boolean> {
+    // Answered by the update of the task that ended, when nothing was written since that could
+    // change it (a task outstanding: no write of tasks; nothing outstanding: no write at all,
+    // as the lists that come with it must hold too).
+    const found = this.#probed(runId, false);
+    if (found?.found) return true;
+    if (this.#probed(runId, true)?.full) return false;
     this.#settling = null;
     const probe = tasks.probeSettle(await this.#before("tasks", "arrivals"), runId);
     // Counted once the probe is sent: a statement sent after it, even before it answers,
     // makes what it read unusable.
-    const sent = this.#counted.sent;
+    const { sent, busy } = this.#counted;
     const read = await probe;
-    if (read === null) return true;
-    this.#settling = { runId, sent, ...read };
-    return false;
+    this.#keepSettling(runId, sent, busy, read === null ? { found: true } : { found: false, read });
+    return read === null;
   }
   override async listArrivals(
     runId: string,
@@ -170,23 +238,37 @@ export class PgWriter extends PgReader implements StoreWriter {
     return read || arrivals.listArrivals(await this.#before("arrivals"), runId, join, fanout);
   }
   async insertTask(task: NewTask): Promise<TaskRecord> {
-    const db = await this.#before("tasks");
-    return tasks.insertTask(db, await this.ids.takeTasks(1), task);
+    const [row] = await this.insertTasks([task]);
+    return row;
   }
   async insertTasks(list: readonly NewTask[]): Promise<TaskRecord[]> {
     if (list.length === 0) return [];
-    const db = await this.#before("tasks");
-    return tasks.insertTasks(db, await this.ids.takeTasks(list.length), list);
+    const first = await this.ids.takeTasks(list.length);
+    const made = list.map((task, i) => tasks.taskRow(first + i, task));
+    this.#deferred.addTasks(made.map((m) => m.held));
+    return made.map((m) => m.row);
   }
   async updateTask(
     id: number,
     patch: Partial<Omit<TaskRecord, "id" | "run_id">>,
     guard?: TaskGuard,
   ): Promise<TaskRecord | null> {
-    // It reads the task's run too (into the run cache).
-    const updated = await tasks.updateTask(await this.#before("tasks", "runs"), id, patch, guard);
+    // It reads the task's run too (into the run cache), and when the task ends its branch
+    // (the engine settles the run next) the settling probe's read.
+    const settle = settleRead(patch);
+    // The lists it may answer read arrivals: the held ones go first.
+    const db = await this.#before(
+      "tasks",
+      "runs",
+      ...(settle === "full" ? ["arrivals" as const] : []),
+    );
+    const updated = await tasks.updateTask(db, id, patch, guard, settle);
     if (updated === null) return null;
     this.runs.put(updated.run);
+    if (updated.carried !== undefined) {
+      const { sent, busy } = this.#counted;
+      this.#keepSettling(updated.task.run_id, sent, busy, updated.carried);
+    }
     return updated.task;
   }
   async claimTasks(
@@ -195,15 +277,16 @@ export class PgWriter extends PgReader implements StoreWriter {
     now: number,
     scope?: ClaimScope,
   ): Promise<TaskRecord[]> {
-    const claimed = await claimTasks(
-      await this.#before("tasks", "runs"),
-      workflows,
-      limit,
-      now,
-      scope,
-    );
+    // A run the settling probe found with nothing outstanding, nothing written since, has no
+    // ready task: the claim cannot take from it whatever its status, so its held update (its
+    // end) stays held for the unit's event append.
+    const s = this.#settling;
+    const settled = s?.found === false ? this.#probed(s.runId, false) : null;
+    await this.#deferred.flush(["tasks", "runs"], settled?.runId);
+    const claimed = await claimTasks(this.#raw, workflows, limit, now, scope);
     return claimed.map(({ task, run }) => {
-      this.runs.put(run);
+      // The claim read the run as the database has it; a held update of it is newer.
+      if (!this.#deferred.holdsRun(run.id)) this.runs.put(run);
       return task;
     });
   }
@@ -233,11 +316,15 @@ export class PgWriter extends PgReader implements StoreWriter {
   markAgentResult(submissionId: number, call: number): Promise<void> {
     return records.markAgentResult(this.db, submissionId, call);
   }
-  insertArrival(arrival: ArrivalRecord): Promise<void> {
-    return arrivals.insertArrival(this.db, arrival);
+  // Statements on arrivals alone: they leave a settling read's `found` standing.
+  override tallyArrivals(runId: string, join: string, fanout: number, index: number) {
+    return arrivals.tallyArrivals(this.#quiet, runId, join, fanout, index);
+  }
+  async insertArrival(arrival: ArrivalRecord): Promise<void> {
+    await this.#deferred.add(arrivals.arrivalWrite(arrival));
   }
   setJoinTask(runId: string, join: string, fanout: number, taskId: number): Promise<void> {
-    return arrivals.setJoinTask(this.db, runId, join, fanout, taskId);
+    return arrivals.setJoinTask(this.#quiet, runId, join, fanout, taskId);
   }
   async appendEvents(list: readonly NewEvent[], now: number): Promise<EventRecord[]> {
     if (list.length === 0) return [];
