@@ -5,7 +5,7 @@
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { StoreWriter } from "../../src/engine/index.ts";
-import { parseTarget } from "../../src/stores/postgres/connection.ts";
+import { openPools, parseTarget } from "../../src/stores/postgres/connection.ts";
 import {
   MIGRATIONS,
   migrate,
@@ -266,6 +266,25 @@ describe.skipIf(skipped)(title("postgres store"), () => {
     expect(handed.searchParams.get("sslmode")).toBe("disable");
     expect(target).toMatchObject({ schema: "tenant_1", label: "u@db.example:6543/ym" });
     expect(parseTarget("postgres://u@h/d").schema).toBe("public");
+  });
+
+  it("plans the writer's statements once and keeps the URL's own session options", async () => {
+    const url = new URL(postgres.url!);
+    url.searchParams.set("options", "-c statement_timeout=61000");
+    url.searchParams.set("schema", "tenant_2");
+    const { writer, reader } = openPools(parseTarget(url.toString()));
+    const show = async (pool: pg.Pool, setting: string) =>
+      (await pool.query(`SHOW ${setting}`)).rows[0][setting];
+    try {
+      expect(await show(writer, "plan_cache_mode")).toBe("force_generic_plan");
+      expect(await show(reader, "plan_cache_mode")).toBe("auto");
+      for (const pool of [writer, reader]) {
+        expect(await show(pool, "statement_timeout")).toBe("61s");
+        expect(await show(pool, "search_path")).toBe("tenant_2");
+      }
+    } finally {
+      await Promise.all([writer.end(), reader.end()]);
+    }
   });
 
   it("rejects a bad URL or an unreachable server clearly, never showing the password", async () => {
