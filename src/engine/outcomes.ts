@@ -30,7 +30,7 @@ export async function completeAttempt(
   routing: Routing,
   live?: LiveAttempt,
 ): Promise<boolean> {
-  return core.uow.run(async (work) => {
+  return core.uow.grouped(async (work) => {
     const terminal = routing.kind === "end";
     const done = await work.tx.updateTask(
       task.id,
@@ -74,7 +74,7 @@ export async function failAttempt(
   live?: LiveAttempt,
 ): Promise<AttemptOutcome> {
   const { retryable, error } = classifyFailure(err);
-  return core.uow.run(async (work) => {
+  return core.uow.grouped(async (work) => {
     const node = core.registry.node((await work.tx.getRun(task.run_id))?.workflow ?? "", task.node);
     const retries = node ? core.registry.retriesOf(node) : 0;
     const backoff = node ? core.registry.backoffOf(node) : null;

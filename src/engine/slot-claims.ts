@@ -22,23 +22,48 @@ export interface SlotOwner {
   scope(pool: Pool): ClaimScope | undefined;
 }
 
-/** Inside `live`'s outcome unit: claims a task for the slot `live` frees, started on commit. */
+/** The slots handed on in one unit, by pool: claimed together at its end. */
+const handedOn = new WeakMap<Work, Map<Pool, LiveAttempt[]>>();
+
+/**
+ * Inside `live`'s outcome unit: claims a task for the slot `live` frees, started on commit. The
+ * claim is made at the unit's end, one for every slot of a pool its outcomes handed on (several
+ * outcomes share a unit, `UnitOfWork.grouped`).
+ */
 export async function handOff(owner: SlotOwner, work: Work, live: LiveAttempt): Promise<void> {
   const pool = owner.registry.pools.get(live.pool);
   if (!pool || !live.holdsSlot || !owner.mayClaim(pool)) return;
-  const [next] = await claimInto(
-    work,
-    owner.registry.workflowsOnPool(pool.name),
-    1,
-    owner.scope(pool),
-  );
-  if (!next) return;
-  work.after(() => {
-    // The slot changes hands: `live` no longer frees it when it finishes.
-    live.holdsSlot = false;
-    pool.inFlight -= 1;
-    owner.start(pool, next);
-  });
+  let pools = handedOn.get(work);
+  if (pools === undefined) {
+    const byPool = new Map<Pool, LiveAttempt[]>();
+    handedOn.set(work, byPool);
+    work.atEnd(() => claimHandedOn(owner, work, byPool));
+    pools = byPool;
+  }
+  const lives = pools.get(pool);
+  if (lives) lives.push(live);
+  else pools.set(pool, [live]);
+}
+
+async function claimHandedOn(
+  owner: SlotOwner,
+  work: Work,
+  pools: Map<Pool, LiveAttempt[]>,
+): Promise<void> {
+  for (const [pool, lives] of pools) {
+    if (!owner.mayClaim(pool)) continue;
+    const workflows = owner.registry.workflowsOnPool(pool.name);
+    const claimed = await claimInto(work, workflows, lives.length, owner.scope(pool));
+    for (const [i, next] of claimed.entries()) {
+      const live = lives[i];
+      work.after(() => {
+        // The slot changes hands: `live` no longer frees it when it finishes.
+        live.holdsSlot = false;
+        pool.inFlight -= 1;
+        owner.start(pool, next);
+      });
+    }
+  }
 }
 
 export interface SlotReservation {

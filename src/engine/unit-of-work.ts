@@ -41,6 +41,12 @@ export interface Work {
   ): void;
   /** Runs after commit (e.g. abort a live attempt, wake a pool). */
   after(fn: () => void): void;
+  /**
+   * Runs inside the unit once its callback (every callback of a shared unit, `grouped`) has
+   * finished, before its events are stored: work done once for all of them (one claim for
+   * every slot they handed on).
+   */
+  atEnd(fn: () => Promise<void>): void;
   /** Turns the events emitted so far for `runId` into unstored ones (the run is being deleted). */
   unstoreRun(runId: string): void;
   /** Events that are published but never stored (`run.deleted`). */
@@ -56,6 +62,7 @@ class UnitWork implements Work {
   readonly pending: NewEvent[] = [];
   readonly unstored: EventRecord[] = [];
   readonly afters: Array<() => void> = [];
+  readonly ends: Array<() => Promise<void>> = [];
 
   constructor(
     readonly tx: StoreWriter,
@@ -96,6 +103,10 @@ class UnitWork implements Work {
     this.afters.push(f);
   }
 
+  atEnd(f: () => Promise<void>): void {
+    this.ends.push(f);
+  }
+
   unstoreRun(runId: string): void {
     for (const e of this.pending.filter((p) => p.run_id === runId)) {
       this.unstored.push({ ...e, id: null, created: this.now });
@@ -131,6 +142,12 @@ function runsOf(events: readonly NewEvent[]): string[] {
   return [...out];
 }
 
+interface Grouped<T> {
+  fn: (work: Work) => Promise<T>;
+  resolve: (value: T) => void;
+  reject: (error: unknown) => void;
+}
+
 /** Where a committed unit's events go: the bus, or, with several servers, the sequencer. */
 export type Publish = (stored: EventRecord[], unstored: EventRecord[]) => void;
 
@@ -148,6 +165,53 @@ export class UnitOfWork {
     private readonly clock: Clock,
   ) {}
 
+  /** The engine's own callbacks waiting to share one unit (`grouped`), and whether one is queued. */
+  #group: Array<Grouped<any>> = [];
+  #groupQueued = false;
+
+  /**
+   * Runs the engine's own `fn` (no operator) in a unit shared with the other `grouped` callbacks
+   * asked for until that unit starts: one transaction, one event append and one set of run
+   * touches for all of them, where each would otherwise pay its own (on PostgreSQL a savepoint
+   * and an append a unit). They run one after another, in the order asked for, as units in one
+   * batch do. If the shared unit fails, each callback runs again in a unit of its own, so one
+   * that throws fails alone (a callback must therefore be safe to run again: it changes nothing
+   * outside the transaction before commit, but through `Work.after`).
+   */
+  grouped<T>(fn: (work: Work) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#group.push({ fn, resolve, reject });
+      if (this.#groupQueued) return;
+      this.#groupQueued = true;
+      void this.#runGroup();
+    });
+  }
+
+  async #runGroup(): Promise<void> {
+    let taken: Array<Grouped<unknown>> | null = null;
+    const take = () => {
+      if (taken === null) {
+        taken = this.#group.splice(0);
+        this.#groupQueued = false;
+      }
+      return taken;
+    };
+    let values: unknown[];
+    try {
+      values = await this.run(async (work) => {
+        // Taken when the unit starts (once, should the store run the callback again), so
+        // every callback asked for while the unit waited in the queue joins it.
+        const out: unknown[] = [];
+        for (const item of take()) out.push(await item.fn(work));
+        return out;
+      });
+    } catch {
+      for (const item of take()) this.run(item.fn).then(item.resolve, item.reject);
+      return;
+    }
+    for (const [i, item] of take().entries()) item.resolve(values[i]);
+  }
+
   /** `operator`: whose request the unit carries out (`Work.operator`); null for the engine. */
   async run<T>(fn: (work: Work) => Promise<T>, operator: string | null = null): Promise<T> {
     const queued = performance.now();
@@ -157,6 +221,7 @@ export class UnitOfWork {
       // A fresh Work per try: a callback run again must not see a failed try's events.
       work = new UnitWork(tx, this.clock.now(), operator);
       const value = await fn(work);
+      for (const end of work.ends) await end();
       if (work.pending.length) {
         // A run's `updated` is the moment of its last stored event: a task that changed
         // status, a request answered, a log entry, in the same transaction as the change.

@@ -13,6 +13,8 @@
 // keys (a new task's run inserted in the same statement) are checked at the statement's end,
 // when every CTE has run. Held writes never outlive their unit: its end sends them
 // (transaction.ts).
+import type { RequestRecord } from "../../engine/index.ts";
+import { staleWrite } from "./records.ts";
 import { type Db, type Statement, sql } from "./sql.ts";
 import { type NewTaskRow, tasksWrite } from "./tasks.ts";
 
@@ -35,6 +37,20 @@ interface RunSet {
   started: boolean | null;
   updated: number;
 }
+
+/** A held run update, and what decides whether a claim must see it (`claimNeutral`). */
+interface HeldRun extends RunSet {
+  /** The run's status in the database (before anything held), when known. */
+  base: string | null;
+  /**
+   * It ends the run, and the settling probe found nothing outstanding in it, no task of it
+   * written since: it has no ready task, so whatever its status, a claim takes nothing of it.
+   */
+  quietEnd: boolean;
+}
+
+/** The statuses a claim takes tasks of (claims.ts). */
+const DISPATCHING: ReadonlySet<string | null> = new Set(["queued", "running"]);
 
 /** The run columns a held update may set: the ones a run's start, end and touch change. */
 export const HELD_RUN_COLUMNS: ReadonlySet<string> = new Set(["status", "started", "updated"]);
@@ -83,9 +99,14 @@ export function asCtes(
 export class DeferredWrites {
   #held: Deferred[] = [];
   /** The held updates of runs, by run id, coalesced (one row version a run a statement). */
-  readonly #runs = new Map<string, RunSet>();
+  readonly #runs = new Map<string, HeldRun>();
   /** The held new tasks, in the order they were added: one insert for all of them. */
   #tasks: NewTaskRow[] = [];
+  /**
+   * The tasks whose pending requests go stale, and the source they are limited to (null: any):
+   * one update for all of them, so the outcomes of several attempts in one unit hold one.
+   */
+  #stale: { source: RequestRecord["source"] | null; ids: number[] } | null = null;
 
   /** The unit's end has sent what was held: a write now would be held for nobody. */
   #closed = false;
@@ -126,26 +147,82 @@ export class DeferredWrites {
     // A held read (the settling probe, writer.ts) of tasks no longer holds once a task is
     // written, even before the write goes out.
     this.raw.sent += 1;
+    for (const row of rows) {
+      const held = this.#runs.get(row.values[0] as string);
+      if (held !== undefined) held.quietEnd = false;
+    }
     this.#tasks.push(...rows);
   }
 
-  /** Holds an update of run `id` to `set` (its columns' values as the row will hold them). */
-  async setRun(id: string, set: RunSet): Promise<void> {
+  /** Whether the insert of task `id` is held. */
+  holdsTask(id: number): boolean {
+    return this.#tasks.some((t) => t.id === id);
+  }
+
+  /** Whether the insert of a task of run `runId` is held. */
+  holdsTaskOf(runId: string): boolean {
+    return this.#tasks.some((t) => t.values[0] === runId);
+  }
+
+  /** Holds `staleRequests(taskId, source)`. */
+  async addStale(taskId: number, source?: RequestRecord["source"]): Promise<void> {
+    this.#open();
+    const key = source ?? null;
+    if (this.#stale !== null && this.#stale.source !== key) await this.flush(["requests"]);
+    if (this.#stale === null) this.#stale = { source: key, ids: [] };
+    this.#stale.ids.push(taskId);
+  }
+
+  /** The held stale-requests update as one write (null: none). */
+  #takeStale(): Deferred | null {
+    const stale = this.#stale;
+    if (stale === null) return null;
+    this.#stale = null;
+    return staleWrite(stale.ids, stale.source ?? undefined);
+  }
+
+  /**
+   * Holds an update of run `id` to `set` (its columns' values as the row will hold them).
+   * `base`: the run's status as the batch knows it before this update; `quietEnd`: `set` ends
+   * the run and the settling probe found nothing outstanding, nothing written since.
+   */
+  async setRun(id: string, set: RunSet, base: string | null, quietEnd = false): Promise<void> {
     this.#open();
     // A run inserted by a held write is not there for an update in the same statement.
     if (this.#held.some((d) => d.table === "runs" && d.inserts?.includes(id))) {
       await this.flush(["runs"]);
     }
-    this.#runs.set(id, { status: set.status, started: set.started, updated: set.updated });
+    // The first status held for the run is the one the database has: a touch sets none.
+    const before = this.#runs.get(id);
+    const known = before !== undefined && before.status !== null ? before.base : base;
+    this.#runs.set(id, {
+      status: set.status,
+      started: set.started,
+      updated: set.updated,
+      base: known,
+      quietEnd,
+    });
   }
 
   /** Holds `updated = now` for these runs, on top of what is held for them. */
   async touchRuns(ids: readonly string[], now: number): Promise<void> {
     for (const id of ids) {
       const held = this.#runs.get(id);
-      if (held === undefined) await this.setRun(id, { status: null, started: null, updated: now });
-      else held.updated = now;
+      if (held === undefined) {
+        await this.setRun(id, { status: null, started: null, updated: now }, null);
+      } else held.updated = now;
     }
+  }
+
+  /**
+   * Whether a claim sees the same with run `id`'s held update as without it: none is held, it
+   * sets no status, it moves the run between the statuses a claim takes from, or it is a
+   * quiet end.
+   */
+  claimNeutral(id: string): boolean {
+    const held = this.#runs.get(id);
+    if (held === undefined || held.status === null || held.quietEnd) return true;
+    return DISPATCHING.has(held.status) && DISPATCHING.has(held.base);
   }
 
   /** Whether an update of run `id` is held. */
@@ -159,6 +236,8 @@ export class DeferredWrites {
     this.#held = [];
     const tasks = this.#takeTasks();
     if (tasks !== null) held.push(tasks);
+    const stale = this.#takeStale();
+    if (stale !== null) held.push(stale);
     const runs = this.#takeRuns(() => true);
     if (runs !== null) held.push(runs);
     return held.sort((a, b) => rank(a) - rank(b));
@@ -192,16 +271,18 @@ export class DeferredWrites {
 
   /**
    * Sends the held writes on `tables` (every one when empty) in one statement, but for the
-   * update of run `keep` (a run with nothing left to claim, which a claim need not see).
+   * run updates `keep` picks (ones a claim need not see).
    */
-  async flush(tables: readonly Table[], keep?: string): Promise<void> {
+  async flush(tables: readonly Table[], keep?: (runId: string) => boolean): Promise<void> {
     const all = tables.length === 0;
     const on = (table: Table) => all || tables.includes(table);
     const send = this.#held.filter((d) => on(d.table));
     const tasks = on("tasks") ? this.#takeTasks() : null;
     if (tasks !== null) send.push(tasks);
-    const runs = on("runs") ? this.#takeRuns((id) => id !== keep) : null;
+    const runs = on("runs") ? this.#takeRuns((id) => keep === undefined || !keep(id)) : null;
     if (runs !== null) send.push(runs);
+    const stale = on("requests") ? this.#takeStale() : null;
+    if (stale !== null) send.push(stale);
     // New runs go with anything sent: a held new task may be of one of them.
     if (send.length) send.push(...this.#held.filter((d) => d.inserts?.length && !send.includes(d)));
     if (send.length) await this.#send(send.sort((a, b) => rank(a) - rank(b)));

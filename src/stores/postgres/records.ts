@@ -127,13 +127,13 @@ export async function insertRequest(db: Db, r: Omit<RequestRecord, "id">): Promi
   return toRequest((await first(db, INSERT_REQUEST, values))!);
 }
 
-const STALE = `UPDATE requests SET stale = TRUE WHERE task_id = $1::bigint AND ${PENDING}`;
+const STALE = `UPDATE requests SET stale = TRUE WHERE task_id = ANY($1::bigint[]) AND ${PENDING}`;
 const STALE_OF_SOURCE = `${STALE} AND source = $2::text`;
 
-/** `staleRequests` as a write the writer holds back (deferred.ts). */
-export function staleWrite(taskId: number, source?: RequestRecord["source"]): Deferred {
-  if (source === undefined) return { table: "requests", text: STALE, values: [taskId] };
-  return { table: "requests", text: STALE_OF_SOURCE, values: [taskId, source] };
+/** `staleRequests` of these tasks as one write the writer holds back (deferred.ts). */
+export function staleWrite(taskIds: readonly number[], source?: RequestRecord["source"]): Deferred {
+  if (source === undefined) return { table: "requests", text: STALE, values: [taskIds] };
+  return { table: "requests", text: STALE_OF_SOURCE, values: [taskIds, source] };
 }
 
 export async function updateRequest(

@@ -10,25 +10,26 @@
 //   folded into the unit's event append (one statement for all of them) when none does. The
 //   unit's end sends what is still held.
 // - An update of a task that ends its branch answers the settling probe's read too (tasks.ts).
-import type {
-  ArrivalRecord,
-  ClaimScope,
-  EventRecord,
-  IdempotencyRecord,
-  LogRecord,
-  NewEvent,
-  NewTask,
-  RegistrationRecord,
-  RequestRecord,
-  RunRecord,
-  ScheduleFireRecord,
-  ScheduleRecord,
-  StoreWriter,
-  StreamChunkRecord,
-  SubmissionRecord,
-  TaskFilter,
-  TaskGuard,
-  TaskRecord,
+import {
+  type ArrivalRecord,
+  type ClaimScope,
+  type EventRecord,
+  type IdempotencyRecord,
+  type LogRecord,
+  type NewEvent,
+  type NewTask,
+  type RegistrationRecord,
+  type RequestRecord,
+  type RunRecord,
+  type ScheduleFireRecord,
+  type ScheduleRecord,
+  type StoreWriter,
+  type StreamChunkRecord,
+  type SubmissionRecord,
+  type TaskFilter,
+  type TaskGuard,
+  type TaskRecord,
+  TERMINAL_RUN_STATUSES,
 } from "../../engine/index.ts";
 import * as arrivals from "./arrivals.ts";
 import type { BatchIds } from "./batch-ids.ts";
@@ -138,7 +139,9 @@ export class PgWriter extends PgReader implements StoreWriter {
       // answer, so the update is held (a run's start, end or touch) and rides in a later
       // statement.
       const row = runs.patched(cached, patch);
-      await this.#deferred.setRun(id, row);
+      const quietEnd =
+        TERMINAL_RUN_STATUSES.includes(row.status) && this.#probed(id, false)?.found === false;
+      await this.#deferred.setRun(id, row, cached.status, quietEnd);
       return this.runs.put(row);
     }
     const db = await this.#before("runs");
@@ -256,16 +259,20 @@ export class PgWriter extends PgReader implements StoreWriter {
     // It reads the task's run too (into the run cache), and when the task ends its branch
     // (the engine settles the run next) the settling probe's read.
     const settle = settleRead(patch);
-    // The lists it may answer read arrivals: the held ones go first.
-    const db = await this.#before(
-      "tasks",
-      "runs",
-      ...(settle === "full" ? ["arrivals" as const] : []),
-    );
+    // The lists it may answer read arrivals: the held ones go first; the task's own insert, if
+    // held, too. Other held writes stay held, so that with several outcomes in one unit one
+    // statement carries them all: an update of the task's run (what the statement reads of the
+    // run is older than it, so the batch's row is kept), new tasks of other runs (the probe
+    // reads the task's own run; one of this run's held makes what it read unusable, below).
+    const tables: Table[] = settle === "full" ? ["arrivals"] : [];
+    if (this.#deferred.holdsTask(id)) tables.push("tasks");
+    const db = tables.length ? await this.#before(...tables) : this.#raw;
     const updated = await tasks.updateTask(db, id, patch, guard, settle);
     if (updated === null) return null;
-    this.runs.put(updated.run);
-    if (updated.carried !== undefined) {
+    const runId = updated.task.run_id;
+    if (!this.#deferred.holdsRun(runId)) this.runs.put(updated.run);
+    if (this.#deferred.holdsTaskOf(runId)) this.#settling = null;
+    else if (updated.carried !== undefined) {
       const { sent, busy } = this.#counted;
       this.#keepSettling(updated.task.run_id, sent, busy, updated.carried);
     }
@@ -277,12 +284,10 @@ export class PgWriter extends PgReader implements StoreWriter {
     now: number,
     scope?: ClaimScope,
   ): Promise<TaskRecord[]> {
-    // A run the settling probe found with nothing outstanding, nothing written since, has no
-    // ready task: the claim cannot take from it whatever its status, so its held update (its
-    // end) stays held for the unit's event append.
-    const s = this.#settling;
-    const settled = s?.found === false ? this.#probed(s.runId, false) : null;
-    await this.#deferred.flush(["tasks", "runs"], settled?.runId);
+    // A held run update the claim would see the same without (a start, a touch, an end the
+    // settling probe found nothing outstanding for) stays held for the unit's event append:
+    // with several outcomes in one unit, one statement carries every run's.
+    await this.#deferred.flush(["tasks", "runs"], (id) => this.#deferred.claimNeutral(id));
     const claimed = await claimTasks(this.#raw, workflows, limit, now, scope);
     return claimed.map(({ task, run }) => {
       // The claim read the run as the database has it; a held update of it is newer.
@@ -306,7 +311,7 @@ export class PgWriter extends PgReader implements StoreWriter {
     return records.updateRequest(this.db, id, patch);
   }
   async staleRequests(taskId: number, source?: RequestRecord["source"]): Promise<void> {
-    await this.#deferred.add(records.staleWrite(taskId, source));
+    await this.#deferred.addStale(taskId, source);
   }
   insertSubmission(
     submission: Omit<SubmissionRecord, "id" | "agent_call">,

@@ -11,7 +11,7 @@ import type {
   TaskRecord,
   TaskStatus,
 } from "../../../src/engine/index.ts";
-import { addRun, addTask, type Harness, runInput, taskInput } from "./fixtures.ts";
+import { addRun, addTask, type Harness, requestInput, runInput, taskInput } from "./fixtures.ts";
 
 const WORKFLOWS = ["w1", "w2", "w3"];
 const RUN_STATUSES: RunStatus[] = ["queued", "running", "paused", "completed", "cancelled"];
@@ -114,6 +114,83 @@ export function mixedClaimsContract(h: Harness): void {
         expect(await tx.updateTask(task.id, { status: "failed" }, guard)).toBeNull();
       });
       expect(await h.store.getTask(task.id)).toMatchObject({ status: "done", finished: 12 });
+    });
+
+    // The PostgreSQL writer holds a unit's run updates, new tasks and stale requests back for a
+    // later statement (deferred.ts): what the unit asks next must still see them.
+    it("a claim sees the unit's own pause, resume and new tasks, read before it or not", async () => {
+      const run = await addRun(h.store, { workflow: "w1", status: "running" });
+      const first = await addTask(h.store, run.id);
+      const paused = await h.store.transact(async (tx) => {
+        await tx.getRun(run.id);
+        await tx.updateRun(run.id, { status: "paused", updated: 2 });
+        return tx.claimTasks(["w1"], 5, 3);
+      });
+      expect(paused).toEqual([]);
+      const resumed = await h.store.transact(async (tx) => {
+        await tx.getRun(run.id);
+        await tx.updateRun(run.id, { status: "running", updated: 4 });
+        const added = await tx.insertTask(taskInput(run.id, { priority: 1 }));
+        return { added, claimed: await tx.claimTasks(["w1"], 5, 5) };
+      });
+      expect(resumed.claimed.map((t) => t.id)).toEqual([resumed.added.id, first.id]);
+      const queued = await addRun(h.store, { workflow: "w1" });
+      const waiting = await addTask(h.store, queued.id);
+      const started = await h.store.transact(async (tx) => {
+        await tx.getRun(queued.id);
+        await tx.updateRun(queued.id, { status: "running", started: true, updated: 6 });
+        await tx.touchRuns([queued.id], 7);
+        const [claimed] = await tx.claimTasks(["w1"], 5, 7);
+        return { claimed, run: await tx.getRun(queued.id) };
+      });
+      expect(started.claimed.id).toBe(waiting.id);
+      expect(started.run).toMatchObject({ status: "running", started: true, updated: 7 });
+      expect(await h.store.getRun(queued.id)).toStrictEqual(started.run);
+    });
+
+    it("an update sees the unit's new tasks: its own row, and its run's outstanding work", async () => {
+      const run = await addRun(h.store, { workflow: "w1", status: "running" });
+      const ending = await addTask(h.store, run.id);
+      await h.store.transact((tx) => tx.claimTasks(["w1"], 1, 1));
+      const seen = await h.store.transact(async (tx) => {
+        await tx.getRun(run.id);
+        const added = await tx.insertTask(taskInput(run.id, { node: "next" }));
+        const done = await tx.updateTask(
+          ending.id,
+          { status: "done", terminal: true, result: 1, result_present: true },
+          { status: ["in_progress"] },
+        );
+        const outstanding = await tx.hasOutstandingTasks(run.id);
+        const other = await tx.insertTask(taskInput(run.id, { node: "other" }));
+        const later = await tx.updateTask(other.id, { not_before: 50 });
+        return { added, later, done, outstanding };
+      });
+      expect(seen.later).toMatchObject({ node: "other", status: "ready", not_before: 50 });
+      expect(seen.done).toMatchObject({ id: ending.id, status: "done" });
+      expect(seen.outstanding).toBe(true);
+      expect(await h.store.getTask(seen.later!.id)).toStrictEqual(seen.later);
+    });
+
+    it("stale requests of several attempts in one unit all go stale", async () => {
+      const run = await addRun(h.store);
+      const a = await addTask(h.store, run.id);
+      const b = await addTask(h.store, run.id);
+      const c = await addTask(h.store, run.id);
+      const asked = await h.store.transact(async (tx) => [
+        await tx.insertRequest(requestInput(run.id, a.id)),
+        await tx.insertRequest(requestInput(run.id, b.id, { source: "agent" })),
+        await tx.insertRequest(requestInput(run.id, b.id, { source: "node" })),
+        await tx.insertRequest(requestInput(run.id, c.id)),
+      ]);
+      await h.store.transact(async (tx) => {
+        await tx.staleRequests(a.id);
+        await tx.staleRequests(b.id, "agent");
+        await tx.staleRequests(c.id);
+      });
+      const stale = await Promise.all(
+        asked.map(async (r) => (await h.store.getRequest(r.id))?.stale),
+      );
+      expect(stale).toEqual([true, true, false, true]);
     });
 
     it("answers the dispatch order of the committed rows through 400 random operations", async () => {

@@ -1,0 +1,126 @@
+// Outcomes that arrive together share one unit of work (`UnitOfWork.grouped`): one transaction,
+// one event append, and one claim for every slot they hand on; a callback that throws in a
+// shared unit fails alone, the others are committed in units of their own.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { workflow } from "../../src/authoring/index.ts";
+import { EventBus, type Store, systemClock } from "../../src/engine/index.ts";
+import { NO_OBSERVER } from "../../src/engine/observer.ts";
+import { UnitOfWork } from "../../src/engine/unit-of-work.ts";
+import { openStore } from "../../src/server/start.ts";
+import { addRun } from "../stores/contract/fixtures.ts";
+import { type Harness, startHarness } from "../support/engine-harness.ts";
+import { testStoreUrl } from "../support/test-store.ts";
+
+let h: Harness | undefined;
+let store: Store | undefined;
+afterEach(async () => {
+  await h?.close();
+  await store?.close();
+  h = undefined;
+  store = undefined;
+});
+
+/** Counts the store's transactions from now on. */
+function countTransactions(s: Store): { count: number } {
+  const counted = { count: 0 };
+  const transact = s.transact.bind(s);
+  s.transact = ((fn) => {
+    counted.count += 1;
+    return transact(fn);
+  }) as Store["transact"];
+  return counted;
+}
+
+describe("grouped outcomes", () => {
+  it("callbacks asked for together share one transaction and resolve each with its own value", async () => {
+    store = await openStore(testStoreUrl(mkdtempSync(join(tmpdir(), "ym-group-"))));
+    const run = await addRun(store);
+    const bus = new EventBus();
+    const seen: string[] = [];
+    bus.subscribe((e) => seen.push(`${e.name}:${(e.data as { n: number }).n}`));
+    const uow = new UnitOfWork(store, bus, NO_OBSERVER, systemClock);
+    const counted = countTransactions(store);
+    const emit = (n: number) =>
+      uow.grouped(async (work) => {
+        work.emit("run.updated", run.id, null, { changed: {}, n } as never);
+        return n * 10;
+      });
+    expect(await Promise.all([emit(1), emit(2), emit(3)])).toEqual([10, 20, 30]);
+    expect(counted.count).toBe(1);
+    expect(seen).toEqual(["run.updated:1", "run.updated:2", "run.updated:3"]);
+  });
+
+  it("a callback that throws fails alone; the others commit in units of their own", async () => {
+    store = await openStore(testStoreUrl(mkdtempSync(join(tmpdir(), "ym-group-"))));
+    const run = await addRun(store);
+    const uow = new UnitOfWork(store, new EventBus(), NO_OBSERVER, systemClock);
+    const counted = countTransactions(store);
+    const tries = [0, 0, 0];
+    const touch = (i: number, fail: boolean) =>
+      uow.grouped(async (work) => {
+        tries[i] += 1;
+        work.emit("run.updated", run.id, null, { changed: {}, i } as never);
+        if (fail) throw new Error(`callback ${i} failed`);
+        return i;
+      });
+    const settled = await Promise.allSettled([touch(0, false), touch(1, true), touch(2, false)]);
+    expect(settled.map((s) => (s.status === "fulfilled" ? s.value : String(s.reason)))).toEqual([
+      0,
+      "Error: callback 1 failed",
+      2,
+    ]);
+    // The shared try (which stopped at the one that threw), then each alone.
+    expect(counted.count).toBe(4);
+    expect(tries).toEqual([2, 2, 1]);
+    const stored = (await store.listEvents({ run_id: run.id })).filter(
+      (e) => e.name === "run.updated",
+    );
+    expect(stored.map((e) => (e.data as { i: number }).i)).toEqual([0, 2]);
+  });
+
+  it("attempts that end together commit in one unit and hand their slots on in one claim", async () => {
+    h = await startHarness({ pools: { default: { capacity: 4 } } });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let running = 0;
+    let most = 0;
+    const wf = workflow("gated");
+    wf.node({ start: true }, async function wait() {
+      running += 1;
+      most = Math.max(most, running);
+      await gate;
+      running -= 1;
+      return "ok";
+    });
+    h.register(wf);
+    const runs = [];
+    for (let i = 0; i < 8; i++) runs.push((await h.service.submitRun("gated", { title: `r${i}` })).run_id);
+    await h.waitFor(() => running === 4, "four attempts running");
+    const counted = countTransactions(h.store);
+    const claims: number[] = [];
+    const claim = h.store.transact.bind(h.store);
+    h.store.transact = ((fn) =>
+      claim((tx) => {
+        const claimTasks = tx.claimTasks.bind(tx);
+        tx.claimTasks = async (...args) => {
+          const got = await claimTasks(...args);
+          claims.push(got.length);
+          return got;
+        };
+        return fn(tx);
+      })) as Store["transact"];
+    release();
+    for (const id of runs) await h.waitEvent("run.completed", (e) => e.run_id === id);
+    expect(most).toBe(4);
+    // The first four outcomes: one unit, whose one claim took the four waiting tasks.
+    expect(claims[0]).toBe(4);
+    expect(counted.count).toBeLessThan(8);
+    const started = h.named("task.started").map((e) => e.run_id);
+    expect(started.sort()).toEqual([...runs].sort());
+  });
+});
