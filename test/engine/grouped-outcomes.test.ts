@@ -99,7 +99,8 @@ describe("grouped outcomes", () => {
     });
     h.register(wf);
     const runs = [];
-    for (let i = 0; i < 8; i++) runs.push((await h.service.submitRun("gated", { title: `r${i}` })).run_id);
+    for (let i = 0; i < 8; i++)
+      runs.push((await h.service.submitRun("gated", { title: `r${i}` })).run_id);
     await h.waitFor(() => running === 4, "four attempts running");
     const counted = countTransactions(h.store);
     const claims: number[] = [];
