@@ -165,51 +165,65 @@ export class UnitOfWork {
     private readonly clock: Clock,
   ) {}
 
-  /** The engine's own callbacks waiting to share one unit (`grouped`), and whether one is queued. */
-  #group: Array<Grouped<any>> = [];
-  #groupQueued = false;
+  /** Callbacks waiting to share one unit (`grouped`), by operator, and whether one is on. */
+  readonly #groups = new Map<string | null, { items: Array<Grouped<any>>; on: boolean }>();
 
   /**
-   * Runs the engine's own `fn` (no operator) in a unit shared with the other `grouped` callbacks
-   * asked for until that unit starts: one transaction, one event append and one set of run
-   * touches for all of them, where each would otherwise pay its own (on PostgreSQL a savepoint
-   * and an append a unit). They run one after another, in the order asked for, as units in one
-   * batch do. If the shared unit fails, each callback runs again in a unit of its own, so one
-   * that throws fails alone (a callback must therefore be safe to run again: it changes nothing
-   * outside the transaction before commit, but through `Work.after`).
+   * Runs `fn` in a unit shared with the other `grouped` callbacks of the same operator asked
+   * for until that unit starts: one transaction, one event append and one set of run touches
+   * for all of them, where each would otherwise pay its own (on PostgreSQL a savepoint and an
+   * append a unit). They run one after another, in the order asked for, as units in one batch
+   * do. If the shared unit fails, each callback runs again in a unit of its own, so one that
+   * throws fails alone: a callback must be safe to run again (it changes nothing outside the
+   * transaction but through `Work.after`).
    */
-  grouped<T>(fn: (work: Work) => Promise<T>): Promise<T> {
+  grouped<T>(fn: (work: Work) => Promise<T>, operator: string | null = null): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#group.push({ fn, resolve, reject });
-      if (this.#groupQueued) return;
-      this.#groupQueued = true;
-      void this.#runGroup();
+      let group = this.#groups.get(operator);
+      if (group === undefined) {
+        group = { items: [], on: false };
+        this.#groups.set(operator, group);
+      }
+      group.items.push({ fn, resolve, reject });
+      if (group.on) return;
+      group.on = true;
+      void this.#runGroups(group, operator);
     });
   }
 
-  async #runGroup(): Promise<void> {
-    let taken: Array<Grouped<unknown>> | null = null;
-    const take = () => {
-      if (taken === null) {
-        taken = this.#group.splice(0);
-        this.#groupQueued = false;
+  /**
+   * One shared unit after another while callbacks wait: the next is asked for once the one
+   * before has settled, so callbacks keep their order (a run's position is its submit's) even
+   * when a shared unit fails and its callbacks run again alone. It costs no turn: a callback
+   * that comes while a shared unit runs could only join the store's next batch anyway.
+   */
+  async #runGroups(
+    group: { items: Array<Grouped<any>>; on: boolean },
+    operator: string | null,
+  ): Promise<void> {
+    while (group.items.length) {
+      let taken: Array<Grouped<unknown>> | null = null;
+      // Taken when the unit starts (once, should the store run the callback again), so every
+      // callback asked for while the unit waited in the queue joins it.
+      const take = () => {
+        taken ??= group.items.splice(0);
+        return taken;
+      };
+      try {
+        const values = await this.run(async (work) => {
+          const out: unknown[] = [];
+          for (const item of take()) out.push(await item.fn(work));
+          return out;
+        }, operator);
+        for (const [i, item] of take().entries()) item.resolve(values[i]);
+      } catch {
+        const alone = take().map((item) =>
+          this.run(item.fn, operator).then(item.resolve, item.reject),
+        );
+        await Promise.all(alone);
       }
-      return taken;
-    };
-    let values: unknown[];
-    try {
-      values = await this.run(async (work) => {
-        // Taken when the unit starts (once, should the store run the callback again), so
-        // every callback asked for while the unit waited in the queue joins it.
-        const out: unknown[] = [];
-        for (const item of take()) out.push(await item.fn(work));
-        return out;
-      });
-    } catch {
-      for (const item of take()) this.run(item.fn).then(item.resolve, item.reject);
-      return;
     }
-    for (const [i, item] of take().entries()) item.resolve(values[i]);
+    group.on = false;
   }
 
   /** `operator`: whose request the unit carries out (`Work.operator`); null for the engine. */

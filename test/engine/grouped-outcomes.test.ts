@@ -53,15 +53,18 @@ describe("grouped outcomes", () => {
     expect(seen).toEqual(["run.updated:1", "run.updated:2", "run.updated:3"]);
   });
 
-  it("a callback that throws fails alone; the others commit in units of their own", async () => {
+  it("a callback that throws fails alone; the others commit in units of their own, in order", async () => {
     store = await openStore(testStoreUrl(mkdtempSync(join(tmpdir(), "ym-group-"))));
     const run = await addRun(store);
     const uow = new UnitOfWork(store, new EventBus(), NO_OBSERVER, systemClock);
     const counted = countTransactions(store);
-    const tries = [0, 0, 0];
-    const touch = (i: number, fail: boolean) =>
+    const tries = [0, 0, 0, 0];
+    let later: Promise<number> | undefined;
+    const touch = (i: number, fail: boolean): Promise<number> =>
       uow.grouped(async (work) => {
         tries[i] += 1;
+        // Asked for while the shared unit runs: it must still commit after the ones before it.
+        if (i === 0) later ??= touch(3, false);
         work.emit("run.updated", run.id, null, { changed: {}, i } as never);
         if (fail) throw new Error(`callback ${i} failed`);
         return i;
@@ -72,13 +75,14 @@ describe("grouped outcomes", () => {
       "Error: callback 1 failed",
       2,
     ]);
-    // The shared try (which stopped at the one that threw), then each alone.
-    expect(counted.count).toBe(4);
-    expect(tries).toEqual([2, 2, 1]);
+    expect(await later).toBe(3);
+    // The shared try (which stopped at the one that threw), each alone, then the later one.
+    expect(counted.count).toBe(5);
+    expect(tries).toEqual([2, 2, 1, 1]);
     const stored = (await store.listEvents({ run_id: run.id })).filter(
       (e) => e.name === "run.updated",
     );
-    expect(stored.map((e) => (e.data as { i: number }).i)).toEqual([0, 2]);
+    expect(stored.map((e) => (e.data as { i: number }).i)).toEqual([0, 2, 3]);
   });
 
   it("attempts that end together commit in one unit and hand their slots on in one claim", async () => {

@@ -183,7 +183,10 @@ async function insertSubmitted(
 ): Promise<{ runId: string; tookOwn: boolean; replayed: boolean }> {
   const workflow = reg.name;
   const { idem, fire } = how;
-  return core.uow.run(async (work) => {
+  // A plain submit shares its unit with the others of its operator that arrive with it; one
+  // with a key or a schedule's fire, whose conflicts its caller retries, has a unit of its own.
+  const unit = idem || fire ? core.uow.run.bind(core.uow) : core.uow.grouped.bind(core.uow);
+  return unit(async (work) => {
     const expiredBefore = work.now - core.idempotencyWindowMs;
     if (idem) {
       const found = await work.tx.getIdempotencyKey(idem.key);
