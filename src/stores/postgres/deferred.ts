@@ -29,6 +29,8 @@ export interface Deferred {
   readonly values: readonly unknown[];
   /** An insert's new rows (runs: their ids), which a held update of the table cannot see. */
   readonly inserts?: readonly string[];
+  /** This write and `next` (of the same table and kind) as one, if they can be one. */
+  merge?(next: Deferred): Deferred | null;
 }
 
 /** What a held update of a run sets: known values (null: left as the row has it). */
@@ -131,7 +133,13 @@ export class DeferredWrites {
     this.#open();
     const clash = (d: Deferred) =>
       d.table === write.table && (d.inserts === undefined) === (write.inserts === undefined);
-    if (this.#held.some(clash)) await this.flush([]);
+    const at = this.#held.findIndex(clash);
+    const merged = at < 0 ? null : (this.#held[at].merge?.(write) ?? null);
+    if (merged !== null) {
+      this.#held[at] = merged;
+      return;
+    }
+    if (at >= 0) await this.flush([]);
     // A held read of arrivals (the settling probe's lists) no longer holds once one is
     // written; one of tasks (whether a task is outstanding) still does.
     if (write.table === "arrivals") {

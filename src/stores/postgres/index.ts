@@ -65,7 +65,10 @@ export class PostgresStore extends PgReader implements Store {
     this.#stats = new PlannerStats(pools.reader);
     const batch = {
       schema: target.schema,
-      committed: (last: number) => this.cluster.committed(last),
+      committed: (last: number) => {
+        this.cluster.committed(last);
+        this.#stats.committed(last);
+      },
     };
     this.#queue = new TransactionQueue(
       (units) => runBatch(pools.writer, units, batch),
@@ -75,7 +78,6 @@ export class PostgresStore extends PgReader implements Store {
 
   transact<T>(fn: (tx: StoreWriter) => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(new Error("store is closed"));
-    this.#stats.note();
     return this.#queue.push(fn);
   }
 

@@ -182,10 +182,8 @@ function newRun(run: NewRun, position: number, input: unknown): RunRecord {
 /** Held (deferred.ts): storing `run` at `position` (the list's end), and the row it stores. */
 export function runInsert(run: NewRun, position: number): { write: Deferred; row: RunRecord } {
   const values = RUN_VALUES.map((value) => value(run));
-  return {
-    write: { table: "runs", text: INSERT_RUN, values: [...values, position], inserts: [run.id] },
-    row: newRun(run, position, values[8]),
-  };
+  const write = { table: "runs" as const, text: INSERT_RUN, values: [...values, position] };
+  return { write: held(write, [run], position), row: newRun(run, position, values[8]) };
 }
 
 /** Held: storing `list` at `first`, `first + 1` ... in order, and the rows it stores. */
@@ -194,15 +192,36 @@ export function runsInsert(
   first: number,
 ): { write: Deferred; rows: RunRecord[] } {
   const columns = columnArrays(list, RUN_VALUES);
+  const write = { table: "runs" as const, text: INSERT_RUNS, values: [...columns, first] };
   return {
-    write: {
-      table: "runs",
-      text: INSERT_RUNS,
-      values: [...columns, first],
-      inserts: list.map((run) => run.id),
-    },
+    write: held(write, list, first),
     rows: list.map((run, i) => newRun(run, first + i, columns[8][i])),
   };
+}
+
+/** What a held insert of runs stores: `list` at `first`, `first + 1` ... */
+const heldRuns = new WeakMap<Deferred, { list: readonly NewRun[]; first: number }>();
+
+/**
+ * The held insert of `list` at `first`: it names its runs, and joins the next insert held (the
+ * next submit of a shared unit) into one when that one's runs go right after its own.
+ */
+function held(
+  write: Pick<Deferred, "table" | "text" | "values">,
+  list: readonly NewRun[],
+  first: number,
+): Deferred {
+  const out: Deferred = {
+    ...write,
+    inserts: list.map((run) => run.id),
+    merge(next) {
+      const after = heldRuns.get(next);
+      if (after === undefined || after.first !== first + list.length) return null;
+      return runsInsert([...list, ...after.list], first).write;
+    },
+  };
+  heldRuns.set(out, { list, first });
+  return out;
 }
 
 export async function updateRun(
