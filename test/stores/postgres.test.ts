@@ -287,6 +287,32 @@ describe.skipIf(skipped)(title("postgres store"), () => {
     }
   });
 
+  it("analyzes its young tables once the events it committed reach the first mark, however few the units", async () => {
+    const url = schemaUrl("stats");
+    const store = await openAt(url);
+    const schema = new URL(url).searchParams.get("schema")!;
+    const analyzed = async () => {
+      const found = await withAdmin((admin) =>
+        admin.query(
+          "SELECT analyze_count + autoanalyze_count AS n FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'runs'",
+          [schema],
+        ),
+      );
+      return Number(found.rows[0]?.n ?? 0);
+    };
+    const run = await addRun(store);
+    const events = (n: number) =>
+      Array.from({ length: n }, () => ({
+        name: "run.updated",
+        run_id: run.id,
+        task_id: null,
+        data: {},
+      }));
+    // Three units of 150 events: 450 events since the store opened, past the first mark (300).
+    for (let i = 0; i < 3; i++) await store.transact((tx) => tx.appendEvents(events(150), i + 1));
+    await eventually(async () => (await analyzed()) > 0, "an ANALYZE of runs", 15_000, 100);
+  });
+
   it("rejects a bad URL or an unreachable server clearly, never showing the password", async () => {
     const secret = "hunter2-Secret";
     const port = await freePort();
