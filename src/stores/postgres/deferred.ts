@@ -8,8 +8,11 @@
 // nothing between the hold and its sending looks at its table. The CTEs of one statement all see
 // the rows as they were before it (one snapshot), so two held writes share a statement only when
 // neither needs to see the other: a second insert of runs (each checks the list's end the one
-// before it moved), or a second stale-requests update, sends the first one ahead; new tasks are
-// gathered into one insert, and the updates of runs into one update (a row each). The foreign
+// before it moved) joins the held one when its positions follow on (`merge`), else sends it
+// ahead; new tasks are gathered into one insert, the updates of runs into one update (a row
+// each), the stale requests of every attempt into one update (per source). Which statements
+// must see what is held, and which need not (a task update, a claim), is the writer's
+// (writer.ts). The foreign
 // keys (a new task's run inserted in the same statement) are checked at the statement's end,
 // when every CTE has run. Held writes never outlive their unit: its end sends them
 // (transaction.ts).
