@@ -9,11 +9,15 @@ import type { Json, TaskRecord } from "./domain.ts";
 import { applyTransitions, enqueueTask } from "./enqueue.ts";
 import type { AttemptOutcome } from "./observer.ts";
 import { settleRun } from "./settle.ts";
+import type { Work } from "./unit-of-work.ts";
 import { appendLog } from "./work-log.ts";
 
 // `waiting` too: a body may stop waiting on its own (an ask raced against a deadline) and
 // return; the claim still guards against an operator having revoked the attempt meanwhile.
 const GOING = ["in_progress", "waiting"] as const;
+
+/** Outcomes share units with each other (UnitOfWork.grouped), apart from submits. */
+const OUTCOMES = "outcomes";
 
 /** The task's `result`: what the body returned, as JSON (a routed edge: its payload). */
 function resultOf(routing: Routing): Json {
@@ -30,9 +34,9 @@ export async function completeAttempt(
   routing: Routing,
   live?: LiveAttempt,
 ): Promise<boolean> {
-  return core.uow.grouped(async (work) => {
-    const terminal = routing.kind === "end";
-    const done = await work.tx.updateTask(
+  const terminal = routing.kind === "end";
+  const update = (work: Work) =>
+    work.tx.updateTask(
       task.id,
       {
         status: "done",
@@ -43,7 +47,12 @@ export async function completeAttempt(
         token_hash: null,
       },
       { status: GOING, claim: task.claim },
+      task.run_id,
     );
+  // The update may go out with the other outcomes' of the unit (UnitOfWork.grouped).
+  const sharing = { lane: OUTCOMES, key: task.run_id, early: update };
+  return core.uow.grouped(async (work, sent) => {
+    const done = await (sent ?? update(work));
     if (!done) return false;
     await staleOpenRequests(work, done.id);
     const transitions = routing.kind === "end" ? [] : routing.transitions.map((t) => t.edge);
@@ -63,7 +72,7 @@ export async function completeAttempt(
     else await settleRun(work, run.id, done);
     if (live) await core.slots.handOff(work, live);
     return true;
-  });
+  }, sharing);
 }
 
 /** Records a failed attempt: retried or dead-lettered, or discarded when it was revoked. */
@@ -74,65 +83,71 @@ export async function failAttempt(
   live?: LiveAttempt,
 ): Promise<AttemptOutcome> {
   const { retryable, error } = classifyFailure(err);
-  return core.uow.grouped(async (work) => {
-    const node = core.registry.node((await work.tx.getRun(task.run_id))?.workflow ?? "", task.node);
-    const retries = node ? core.registry.retriesOf(node) : 0;
-    const backoff = node ? core.registry.backoffOf(node) : null;
-    const willRetry = retryable && task.attempt <= retries;
-    const status = willRetry ? "failed" : "dead_letter";
-    const failed = await work.tx.updateTask(
-      task.id,
-      { status, finished: work.now, error, error_stack: errorStack(err), token_hash: null },
-      { status: GOING, claim: task.claim },
-    );
-    if (!failed) return { kind: "discarded" };
-    await staleOpenRequests(work, failed.id);
-    const run = (await work.tx.getRun(task.run_id))!;
-    const mark = work.mark();
-    const retry = willRetry
-      ? await enqueueTask(work, core.registry, {
-          run,
-          node: task.node,
-          attempt: task.attempt + 1,
-          payload_present: task.payload_present,
-          payload: task.payload,
-          branch: task.branch,
-          lineage: { reason: "retry", parent: task.id },
-          created: task.created,
-        })
-      : null;
-    // With a backoff the retry waits `ready`, holding no slot, until its not-before.
-    const retryAt =
-      retry && backoff ? work.now + backoffDelayMs(backoff, task.attempt, core.random) : null;
-    if (retry && retryAt !== null) {
-      await work.tx.updateTask(retry.id, { not_before: retryAt });
-      work.after(() => core.wakeAt(live?.pool ?? null, retryAt));
-    }
-    const base = { attempt: task.attempt, node: task.node, error };
-    work.emitAt(mark, "task.failed", run.id, task.id, {
-      ...base,
-      retryable,
-      will_retry: willRetry,
-      retry_task_id: retry?.id ?? null,
-      // Only with a backoff, so the event of a node without one reads as it always did.
-      ...(retryAt === null ? {} : { retry_at: new Date(retryAt).toISOString() }),
-    });
-    if (!willRetry) work.emitAt(mark + 1, "task.dead_lettered", run.id, task.id, base);
-    const when = retryAt === null ? "" : ` at ${new Date(retryAt).toISOString()}`;
-    const suffix = willRetry
-      ? ` (retrying as attempt ${task.attempt + 1}${when})`
-      : " (dead-lettered)";
-    await appendLog(work, {
-      run_id: run.id,
-      node: task.node,
-      task_id: task.id,
-      author: "engine",
-      kind: "failure",
-      text: `Attempt ${task.attempt} of ${task.node} failed: ${error}${suffix}`,
-    });
-    if (retry && retryAt === null) work.after(() => core.wake());
-    else await settleRun(work, run.id, failed);
-    if (live) await core.slots.handOff(work, live);
-    return { kind: willRetry ? "retry" : "dead_letter", error };
-  });
+  return core.uow.grouped(
+    async (work) => {
+      const node = core.registry.node(
+        (await work.tx.getRun(task.run_id))?.workflow ?? "",
+        task.node,
+      );
+      const retries = node ? core.registry.retriesOf(node) : 0;
+      const backoff = node ? core.registry.backoffOf(node) : null;
+      const willRetry = retryable && task.attempt <= retries;
+      const status = willRetry ? "failed" : "dead_letter";
+      const failed = await work.tx.updateTask(
+        task.id,
+        { status, finished: work.now, error, error_stack: errorStack(err), token_hash: null },
+        { status: GOING, claim: task.claim },
+      );
+      if (!failed) return { kind: "discarded" };
+      await staleOpenRequests(work, failed.id);
+      const run = (await work.tx.getRun(task.run_id))!;
+      const mark = work.mark();
+      const retry = willRetry
+        ? await enqueueTask(work, core.registry, {
+            run,
+            node: task.node,
+            attempt: task.attempt + 1,
+            payload_present: task.payload_present,
+            payload: task.payload,
+            branch: task.branch,
+            lineage: { reason: "retry", parent: task.id },
+            created: task.created,
+          })
+        : null;
+      // With a backoff the retry waits `ready`, holding no slot, until its not-before.
+      const retryAt =
+        retry && backoff ? work.now + backoffDelayMs(backoff, task.attempt, core.random) : null;
+      if (retry && retryAt !== null) {
+        await work.tx.updateTask(retry.id, { not_before: retryAt });
+        work.after(() => core.wakeAt(live?.pool ?? null, retryAt));
+      }
+      const base = { attempt: task.attempt, node: task.node, error };
+      work.emitAt(mark, "task.failed", run.id, task.id, {
+        ...base,
+        retryable,
+        will_retry: willRetry,
+        retry_task_id: retry?.id ?? null,
+        // Only with a backoff, so the event of a node without one reads as it always did.
+        ...(retryAt === null ? {} : { retry_at: new Date(retryAt).toISOString() }),
+      });
+      if (!willRetry) work.emitAt(mark + 1, "task.dead_lettered", run.id, task.id, base);
+      const when = retryAt === null ? "" : ` at ${new Date(retryAt).toISOString()}`;
+      const suffix = willRetry
+        ? ` (retrying as attempt ${task.attempt + 1}${when})`
+        : " (dead-lettered)";
+      await appendLog(work, {
+        run_id: run.id,
+        node: task.node,
+        task_id: task.id,
+        author: "engine",
+        kind: "failure",
+        text: `Attempt ${task.attempt} of ${task.node} failed: ${error}${suffix}`,
+      });
+      if (retry && retryAt === null) work.after(() => core.wake());
+      else await settleRun(work, run.id, failed);
+      if (live) await core.slots.handOff(work, live);
+      return { kind: willRetry ? "retry" : "dead_letter", error };
+    },
+    { lane: OUTCOMES, key: task.run_id },
+  );
 }

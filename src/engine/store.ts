@@ -229,11 +229,16 @@ export interface StoreWriter extends StoreReader {
   insertTask(task: NewTask): Promise<TaskRecord>;
   /** `insertTask` for each of `tasks`, in order; answers the records in that order, ids ascending. */
   insertTasks(tasks: readonly NewTask[]): Promise<TaskRecord[]>;
-  /** Applies `patch` when `guard` holds; answers the updated row, or null when it did not hold. */
+  /**
+   * Applies `patch` when `guard` holds; answers the updated row, or null when it did not hold.
+   * `runId`, when the caller knows the task's run, tells the store that the update changes
+   * nothing of any other run (PostgreSQL keeps what it read of other runs across it).
+   */
   updateTask(
     id: number,
     patch: Partial<Omit<TaskRecord, "id" | "run_id">>,
     guard?: TaskGuard,
+    runId?: string,
   ): Promise<TaskRecord | null>;
   /**
    * Claims up to `limit` ready tasks of the given workflows in dispatch order: run position

@@ -143,9 +143,50 @@ function runsOf(events: readonly NewEvent[]): string[] {
 }
 
 interface Grouped<T> {
-  fn: (work: Work) => Promise<T>;
+  fn: (work: Work, early?: Promise<unknown>) => Promise<T>;
   resolve: (value: T) => void;
   reject: (error: unknown) => void;
+  key?: string;
+  early?: (work: Work) => Promise<unknown>;
+}
+
+/** How a callback shares its unit (`UnitOfWork.grouped`). */
+export interface Sharing<E> {
+  /** Callbacks of one lane and operator share units; other lanes have units of their own. */
+  readonly lane: string;
+  /** Whose request the callbacks carry out (`Work.operator`); null for the engine. */
+  readonly operator?: string | null;
+  /** The one run the callback reads and writes, when it touches no other. */
+  readonly key?: string;
+  /**
+   * The callback's first store call, which may go out before the callbacks ahead of it in the
+   * unit have run: only when each of those names its run (`key`) and no callback of the unit
+   * has the same run, so that nothing ahead of it reads or writes what the call changes.
+   */
+  readonly early?: (work: Work) => Promise<E>;
+}
+
+/**
+ * Starts the early calls that may go (`Sharing.early`), all at once, so that on PostgreSQL they
+ * go out together instead of one round trip each.
+ */
+function startEarly(work: Work, items: ReadonlyArray<Grouped<unknown>>) {
+  const runs = new Map<string, number>();
+  for (const item of items) {
+    if (item.key !== undefined) runs.set(item.key, (runs.get(item.key) ?? 0) + 1);
+  }
+  let keyed = true;
+  return items.map((item) => {
+    const alone = item.key !== undefined && runs.get(item.key) === 1;
+    const go = keyed && alone && item.early !== undefined && items.length > 1;
+    keyed &&= item.key !== undefined;
+    if (!go) return undefined;
+    const started = item.early!(work);
+    // Awaited by its callback; one that never runs (one ahead of it threw) must not be
+    // reported as unhandled.
+    started.catch(() => {});
+    return started;
+  });
 }
 
 /** Where a committed unit's events go: the bus, or, with several servers, the sequencer. */
@@ -165,38 +206,39 @@ export class UnitOfWork {
     private readonly clock: Clock,
   ) {}
 
-  /** Callbacks waiting to share one unit (`grouped`), by operator, and whether one is on. */
-  readonly #groups = new Map<string | null, { items: Array<Grouped<any>>; on: boolean }>();
+  /** Callbacks waiting to share one unit (`grouped`), by lane and operator, and whether one is on. */
+  readonly #groups = new Map<string, { items: Array<Grouped<any>>; on: boolean }>();
 
   /**
-   * Runs `fn` in a unit shared with the other `grouped` callbacks of the same operator asked
-   * for until that unit starts: one transaction, one event append and one set of run touches
-   * for all of them, where each would otherwise pay its own (on PostgreSQL a savepoint and an
-   * append a unit). They run one after another, in the order asked for, as units in one batch
-   * do. If the shared unit fails, each callback runs again in a unit of its own, so one that
-   * throws fails alone: a callback must be safe to run again (it changes nothing outside the
-   * transaction but through `Work.after`).
+   * Runs `fn` in a unit shared with the other `grouped` callbacks of its lane and operator
+   * asked for until that unit starts: one transaction, one event append and one set of run
+   * touches for all of them, where each would otherwise pay its own (on PostgreSQL a savepoint
+   * and an append a unit). They run one after another, in the order asked for, as units in one
+   * batch do. If the shared unit fails, each callback runs again in a unit of its own, so one
+   * that throws fails alone: a callback must be safe to run again (it changes nothing outside
+   * the transaction but through `Work.after`). `fn` gets its early call's answer, when it went
+   * (`Sharing.early`).
    */
-  grouped<T>(fn: (work: Work) => Promise<T>, operator: string | null = null): Promise<T> {
+  grouped<T, E = never>(
+    fn: (work: Work, early?: Promise<E>) => Promise<T>,
+    sharing: Sharing<E>,
+  ): Promise<T> {
+    const operator = sharing.operator ?? null;
+    const name = `${sharing.lane}\u0000${operator ?? ""}\u0000${operator === null ? 0 : 1}`;
     return new Promise<T>((resolve, reject) => {
-      let group = this.#groups.get(operator);
+      let group = this.#groups.get(name);
       if (group === undefined) {
         group = { items: [], on: false };
-        this.#groups.set(operator, group);
+        this.#groups.set(name, group);
       }
-      group.items.push({ fn, resolve, reject });
+      const { key, early } = sharing;
+      group.items.push({ fn, resolve, reject, key, early } as Grouped<any>);
       if (group.on) return;
       group.on = true;
       void this.#runGroups(group, operator);
     });
   }
 
-  /**
-   * One shared unit after another while callbacks wait: the next is asked for once the one
-   * before has settled, so callbacks keep their order (a run's position is its submit's) even
-   * when a shared unit fails and its callbacks run again alone. It costs no turn: a callback
-   * that comes while a shared unit runs could only join the store's next batch anyway.
-   */
   async #runGroups(
     group: { items: Array<Grouped<any>>; on: boolean },
     operator: string | null,
@@ -211,8 +253,10 @@ export class UnitOfWork {
       };
       try {
         const values = await this.run(async (work) => {
+          const items = take();
+          const early = startEarly(work, items);
           const out: unknown[] = [];
-          for (const item of take()) out.push(await item.fn(work));
+          for (const [i, item] of items.entries()) out.push(await item.fn(work, early[i]));
           return out;
         }, operator);
         for (const [i, item] of take().entries()) item.resolve(values[i]);

@@ -44,10 +44,13 @@ describe("grouped outcomes", () => {
     const uow = new UnitOfWork(store, bus, NO_OBSERVER, systemClock);
     const counted = countTransactions(store);
     const emit = (n: number) =>
-      uow.grouped(async (work) => {
-        work.emit("run.updated", run.id, null, { changed: {}, n } as never);
-        return n * 10;
-      });
+      uow.grouped(
+        async (work) => {
+          work.emit("run.updated", run.id, null, { changed: {}, n } as never);
+          return n * 10;
+        },
+        { lane: "test" },
+      );
     expect(await Promise.all([emit(1), emit(2), emit(3)])).toEqual([10, 20, 30]);
     expect(counted.count).toBe(1);
     expect(seen).toEqual(["run.updated:1", "run.updated:2", "run.updated:3"]);
@@ -61,14 +64,17 @@ describe("grouped outcomes", () => {
     const tries = [0, 0, 0, 0];
     let later: Promise<number> | undefined;
     const touch = (i: number, fail: boolean): Promise<number> =>
-      uow.grouped(async (work) => {
-        tries[i] += 1;
-        // Asked for while the shared unit runs: it must still commit after the ones before it.
-        if (i === 0) later ??= touch(3, false);
-        work.emit("run.updated", run.id, null, { changed: {}, i } as never);
-        if (fail) throw new Error(`callback ${i} failed`);
-        return i;
-      });
+      uow.grouped(
+        async (work) => {
+          tries[i] += 1;
+          // Asked for while the shared unit runs: it must still commit after the ones before it.
+          if (i === 0) later ??= touch(3, false);
+          work.emit("run.updated", run.id, null, { changed: {}, i } as never);
+          if (fail) throw new Error(`callback ${i} failed`);
+          return i;
+        },
+        { lane: "test" },
+      );
     const settled = await Promise.allSettled([touch(0, false), touch(1, true), touch(2, false)]);
     expect(settled.map((s) => (s.status === "fulfilled" ? s.value : String(s.reason)))).toEqual([
       0,

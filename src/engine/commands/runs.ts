@@ -185,7 +185,8 @@ async function insertSubmitted(
   const { idem, fire } = how;
   // A plain submit shares its unit with the others of its operator that arrive with it; one
   // with a key or a schedule's fire, whose conflicts its caller retries, has a unit of its own.
-  const unit = idem || fire ? core.uow.run.bind(core.uow) : core.uow.grouped.bind(core.uow);
+  const unit = <T>(fn: (work: Work) => Promise<T>, operator: string | null) =>
+    idem || fire ? core.uow.run(fn, operator) : core.uow.grouped(fn, { lane: "submits", operator });
   return unit(async (work) => {
     const expiredBefore = work.now - core.idempotencyWindowMs;
     if (idem) {

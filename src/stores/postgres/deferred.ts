@@ -155,9 +155,7 @@ export class DeferredWrites {
   /** Holds new tasks (ids from the batch, batch-ids.ts). */
   addTasks(rows: readonly NewTaskRow[]): void {
     this.#open();
-    // A held read (the settling probe, writer.ts) of tasks no longer holds once a task is
-    // written, even before the write goes out.
-    this.raw.sent += 1;
+    // (The settling reads of their runs are dropped by the writer.)
     for (const row of rows) {
       const held = this.#runs.get(row.values[0] as string);
       if (held !== undefined) held.quietEnd = false;
@@ -343,6 +341,11 @@ export class CountingDb implements Db {
   /** The statements that may have written tasks. */
   get busy(): number {
     return this.sent - this.quiet;
+  }
+
+  /** The connection under this one: for statements no held read need count. */
+  uncounted(): Db {
+    return this.db;
   }
 
   /** `db` (a connection over this one) for statements that neither read nor write tasks. */

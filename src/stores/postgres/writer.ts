@@ -169,28 +169,31 @@ export class PgWriter extends PgReader implements StoreWriter {
     await this.ids.dropPositions(await runs.deleteRuns(this.db, ids));
   }
   /**
-   * What the last settling probe read of a run (`hasOutstandingTasks`, or the update of a task
-   * that ended): whether a task is outstanding (`found`), and else, when `full`, the run's
-   * tasks and arrivals; with the statement counts as they were then.
+   * What the last settling probe read of each run (`hasOutstandingTasks`, or the update of a
+   * task that ended): whether a task is outstanding (`found`), and else, when `full`, the run's
+   * tasks and arrivals; with the statement counts as they were then. A run's new task, held,
+   * drops its entry (insertTasks); a statement sent counts against every run's.
    */
-  #settling: {
-    runId: string;
-    sent: number;
-    busy: number;
-    found: boolean;
-    full: boolean;
-    tasks?: TaskRecord[];
-    arrivals?: ArrivalRecord[];
-  } | null = null;
+  readonly #settling = new Map<
+    string,
+    {
+      sent: number;
+      busy: number;
+      found: boolean;
+      full: boolean;
+      tasks?: TaskRecord[];
+      arrivals?: ArrivalRecord[];
+    }
+  >();
 
   /**
    * The settling read of `runId` if it still holds: for `found` (whether a task is
-   * outstanding), if no statement that may write tasks was sent (nor task write held) since;
-   * for the lists, if no statement at all was.
+   * outstanding), if no statement that may write tasks was sent (nor a task of the run held)
+   * since; for the lists, if no statement at all was.
    */
   #probed(runId: string, lists: boolean) {
-    const s = this.#settling;
-    if (s === null || s.runId !== runId) return null;
+    const s = this.#settling.get(runId);
+    if (s === undefined) return null;
     const still = lists ? s.sent === this.#counted.sent : s.busy === this.#counted.busy;
     return still ? s : null;
   }
@@ -208,7 +211,7 @@ export class PgWriter extends PgReader implements StoreWriter {
   #keepSettling(runId: string, sent: number, busy: number, carried: tasks.Carried): void {
     const read = carried.found ? undefined : carried.read;
     const full = read != null;
-    this.#settling = { runId, sent, busy, found: carried.found, full, ...read };
+    this.#settling.set(runId, { sent, busy, found: carried.found, full, ...read });
   }
 
   override async listTasks(filter: TaskFilter): Promise<TaskRecord[]> {
@@ -223,7 +226,7 @@ export class PgWriter extends PgReader implements StoreWriter {
     const found = this.#probed(runId, false);
     if (found?.found) return true;
     if (this.#probed(runId, true)?.full) return false;
-    this.#settling = null;
+    this.#settling.delete(runId);
     const probe = tasks.probeSettle(await this.#before("tasks", "arrivals"), runId);
     // Counted once the probe is sent: a statement sent after it, even before it answers,
     // makes what it read unusable.
@@ -248,6 +251,9 @@ export class PgWriter extends PgReader implements StoreWriter {
     if (list.length === 0) return [];
     const first = await this.ids.takeTasks(list.length);
     const made = list.map((task, i) => tasks.taskRow(first + i, task));
+    // What the settling probe read of these runs no longer holds once a task of theirs is
+    // written, even before the write goes out; other runs' reads still do.
+    for (const task of list) this.#settling.delete(task.run_id);
     this.#deferred.addTasks(made.map((m) => m.held));
     return made.map((m) => m.row);
   }
@@ -255,6 +261,7 @@ export class PgWriter extends PgReader implements StoreWriter {
     id: number,
     patch: Partial<Omit<TaskRecord, "id" | "run_id">>,
     guard?: TaskGuard,
+    runId?: string,
   ): Promise<TaskRecord | null> {
     // It reads the task's run too (into the run cache), and when the task ends its branch
     // (the engine settles the run next) the settling probe's read.
@@ -267,15 +274,32 @@ export class PgWriter extends PgReader implements StoreWriter {
     const tables: Table[] = settle === "full" ? ["arrivals"] : [];
     if (this.#deferred.holdsTask(id)) tables.push("tasks");
     const db = tables.length ? await this.#before(...tables) : this.#raw;
-    const updated = await tasks.updateTask(db, id, patch, guard, settle);
+    // An update of a task of run `runId` changes nothing of any other run: what the settling
+    // probe read of the others still holds after it (the outcomes of a shared unit send their
+    // updates together, UnitOfWork.grouped).
+    const scoped = runId !== undefined && db === this.#raw;
+    const sending = tasks.updateTask(
+      scoped ? this.#counted.uncounted() : db,
+      id,
+      patch,
+      guard,
+      settle,
+    );
+    // What it reads is as of its sending: a statement sent after it, even before it answers,
+    // counts against it.
+    const { sent, busy } = this.#counted;
+    if (scoped) this.#settling.delete(runId);
+    const updated = await sending;
     if (updated === null) return null;
-    const runId = updated.task.run_id;
-    if (!this.#deferred.holdsRun(runId)) this.runs.put(updated.run);
-    if (this.#deferred.holdsTaskOf(runId)) this.#settling = null;
-    else if (updated.carried !== undefined) {
-      const { sent, busy } = this.#counted;
-      this.#keepSettling(updated.task.run_id, sent, busy, updated.carried);
+    const run = updated.task.run_id;
+    if (scoped && run !== runId) {
+      // Not the run it was said to be: it may have changed what was read of any.
+      this.#counted.sent += 1;
+      this.#settling.clear();
     }
+    if (!this.#deferred.holdsRun(run)) this.runs.put(updated.run);
+    if (this.#deferred.holdsTaskOf(run)) this.#settling.delete(run);
+    else if (updated.carried !== undefined) this.#keepSettling(run, sent, busy, updated.carried);
     return updated.task;
   }
   async claimTasks(

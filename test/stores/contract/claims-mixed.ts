@@ -171,6 +171,46 @@ export function mixedClaimsContract(h: Harness): void {
       expect(await h.store.getTask(seen.later!.id)).toStrictEqual(seen.later);
     });
 
+    it("updates told their runs answer each run's settling as the rows are, wrong hint or not", async () => {
+      const [r1, r2, r3] = [
+        await addRun(h.store, { workflow: "w1", status: "running" }),
+        await addRun(h.store, { workflow: "w1", status: "running" }),
+        await addRun(h.store, { workflow: "w1", status: "running" }),
+      ];
+      const [t1, t2, t3] = [
+        await addTask(h.store, r1.id),
+        await addTask(h.store, r2.id),
+        await addTask(h.store, r3.id),
+      ];
+      await h.store.transact((tx) => tx.claimTasks(["w1"], 3, 1));
+      const end = { status: "done" as const, terminal: true, result: 1, result_present: true };
+      const guard = { status: ["in_progress" as const] };
+      const seen = await h.store.transact(async (tx) => {
+        const sent = [
+          tx.updateTask(t1.id, end, guard, r1.id),
+          tx.updateTask(t2.id, end, guard, r2.id),
+          // Told the wrong run: the update still applies to its own task.
+          tx.updateTask(t3.id, end, guard, r1.id),
+        ];
+        const done = await Promise.all(sent);
+        const first = [
+          await tx.hasOutstandingTasks(r1.id),
+          await tx.hasOutstandingTasks(r2.id),
+          await tx.hasOutstandingTasks(r3.id),
+        ];
+        const listed = (await tx.listTasks({ run_id: r2.id })).map((t) => [t.id, t.status]);
+        await tx.insertTask(taskInput(r1.id, { node: "again" }));
+        const after = [await tx.hasOutstandingTasks(r1.id), await tx.hasOutstandingTasks(r2.id)];
+        return { done: done.map((t) => t?.status), first, listed, after };
+      });
+      expect(seen).toEqual({
+        done: ["done", "done", "done"],
+        first: [false, false, false],
+        listed: [[t2.id, "done"]],
+        after: [true, false],
+      });
+    });
+
     it("stale requests of several attempts in one unit all go stale", async () => {
       const run = await addRun(h.store);
       const a = await addTask(h.store, run.id);
