@@ -150,6 +150,12 @@ interface Grouped<T> {
   early?: (work: Work) => Promise<unknown>;
 }
 
+/** The callbacks waiting for a lane's next shared unit, and whether one is asked for. */
+interface Group {
+  items: Array<Grouped<any>>;
+  on: boolean;
+}
+
 /** How a callback shares its unit (`UnitOfWork.grouped`). */
 export interface Sharing<E> {
   /** Callbacks of one lane and operator share units; other lanes have units of their own. */
@@ -206,8 +212,8 @@ export class UnitOfWork {
     private readonly clock: Clock,
   ) {}
 
-  /** Callbacks waiting to share one unit (`grouped`), by lane and operator, and whether one is on. */
-  readonly #groups = new Map<string, { items: Array<Grouped<any>>; on: boolean }>();
+  /** Callbacks waiting to share one unit (`grouped`), by lane, then by operator. */
+  readonly #groups = new Map<string, Map<string | null, Group>>();
 
   /**
    * Runs `fn` in a unit shared with the other `grouped` callbacks of its lane and operator
@@ -224,13 +230,8 @@ export class UnitOfWork {
     sharing: Sharing<E>,
   ): Promise<T> {
     const operator = sharing.operator ?? null;
-    const name = `${sharing.lane}\u0000${operator ?? ""}\u0000${operator === null ? 0 : 1}`;
+    const group = this.#group(sharing.lane, operator);
     return new Promise<T>((resolve, reject) => {
-      let group = this.#groups.get(name);
-      if (group === undefined) {
-        group = { items: [], on: false };
-        this.#groups.set(name, group);
-      }
       const { key, early } = sharing;
       group.items.push({ fn, resolve, reject, key, early } as Grouped<any>);
       if (group.on) return;
@@ -239,10 +240,22 @@ export class UnitOfWork {
     });
   }
 
-  async #runGroups(
-    group: { items: Array<Grouped<any>>; on: boolean },
-    operator: string | null,
-  ): Promise<void> {
+  /** The group of `lane` and `operator`, made on first use. */
+  #group(name: string, operator: string | null): Group {
+    let lane = this.#groups.get(name);
+    if (lane === undefined) {
+      lane = new Map();
+      this.#groups.set(name, lane);
+    }
+    let group = lane.get(operator);
+    if (group === undefined) {
+      group = { items: [], on: false };
+      lane.set(operator, group);
+    }
+    return group;
+  }
+
+  async #runGroups(group: Group, operator: string | null): Promise<void> {
     while (group.items.length) {
       let taken: Array<Grouped<unknown>> | null = null;
       // Taken when the unit starts (once, should the store run the callback again), so every

@@ -157,7 +157,7 @@ export class DeferredWrites {
     this.#open();
     // (The settling reads of their runs are dropped by the writer.)
     for (const row of rows) {
-      const held = this.#runs.get(row.values[0] as string);
+      const held = this.#runs.get(row.runId);
       if (held !== undefined) held.quietEnd = false;
     }
     this.#tasks.push(...rows);
@@ -170,7 +170,7 @@ export class DeferredWrites {
 
   /** Whether the insert of a task of run `runId` is held. */
   holdsTaskOf(runId: string): boolean {
-    return this.#tasks.some((t) => t.values[0] === runId);
+    return this.#tasks.some((t) => t.runId === runId);
   }
 
   /** Holds `staleRequests(taskId, source)`. */

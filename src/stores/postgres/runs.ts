@@ -192,11 +192,19 @@ export function runsInsert(
   first: number,
 ): { write: Deferred; rows: RunRecord[] } {
   const columns = columnArrays(list, RUN_VALUES);
-  const write = { table: "runs" as const, text: INSERT_RUNS, values: [...columns, first] };
   return {
-    write: held(write, list, first),
+    write: runsWrite(list, first, columns),
     rows: list.map((run, i) => newRun(run, first + i, columns[8][i])),
   };
+}
+
+/** The held insert of `list` at `first` (`columns`: its values, column by column). */
+function runsWrite(
+  list: readonly NewRun[],
+  first: number,
+  columns = columnArrays(list, RUN_VALUES),
+) {
+  return held({ table: "runs", text: INSERT_RUNS, values: [...columns, first] }, list, first);
 }
 
 /** What a held insert of runs stores: `list` at `first`, `first + 1` ... */
@@ -217,7 +225,7 @@ function held(
     merge(next) {
       const after = heldRuns.get(next);
       if (after === undefined || after.first !== first + list.length) return null;
-      return runsInsert([...list, ...after.list], first).write;
+      return runsWrite([...list, ...after.list], first);
     },
   };
   heldRuns.set(out, { list, first });

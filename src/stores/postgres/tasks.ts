@@ -168,13 +168,14 @@ function newTask(id: number, t: NewTask, values: readonly unknown[]): TaskRecord
 /** A new task held by the writer (deferred.ts): its id and its values in column order. */
 export interface NewTaskRow {
   id: number;
+  runId: string;
   values: readonly unknown[];
 }
 
 /** `task` as the row held for it, and the record it stores (as a read answers it). */
 export function taskRow(id: number, task: NewTask): { held: NewTaskRow; row: TaskRecord } {
   const values = TASK_VALUES.map((value) => value(task));
-  return { held: { id, values }, row: newTask(id, task, values) };
+  return { held: { id, runId: task.run_id, values }, row: newTask(id, task, values) };
 }
 
 /** The insert of the held new tasks: one statement, a row or arrays. */

@@ -273,18 +273,13 @@ export class PgWriter extends PgReader implements StoreWriter {
     // reads the task's own run; one of this run's held makes what it read unusable, below).
     const tables: Table[] = settle === "full" ? ["arrivals"] : [];
     if (this.#deferred.holdsTask(id)) tables.push("tasks");
-    const db = tables.length ? await this.#before(...tables) : this.#raw;
+    if (tables.length) await this.#deferred.flush(tables);
     // An update of a task of run `runId` changes nothing of any other run: what the settling
     // probe read of the others still holds after it (the outcomes of a shared unit send their
     // updates together, UnitOfWork.grouped).
-    const scoped = runId !== undefined && db === this.#raw;
-    const sending = tasks.updateTask(
-      scoped ? this.#counted.uncounted() : db,
-      id,
-      patch,
-      guard,
-      settle,
-    );
+    const scoped = runId !== undefined;
+    const db = scoped ? this.#counted.uncounted() : this.#raw;
+    const sending = tasks.updateTask(db, id, patch, guard, settle);
     // What it reads is as of its sending: a statement sent after it, even before it answers,
     // counts against it.
     const { sent, busy } = this.#counted;
