@@ -43,8 +43,12 @@ export interface EngineCore {
   readonly slots: {
     release(live: LiveAttempt): void;
     reacquire(live: LiveAttempt): Promise<void>;
-    /** Inside `live`'s outcome unit: claims the next task for the slot it frees. */
-    handOff(work: Work, live: LiveAttempt): Promise<void>;
+    /**
+     * Inside `live`'s outcome unit: claims the next task for the slot it frees, and wakes the
+     * dispatcher after the commit unless that claim took every task in `enqueued` (the unit's
+     * new ready tasks). Answers false when it claims nothing: the caller wakes it then.
+     */
+    handOff(work: Work, live: LiveAttempt, enqueued: readonly number[]): Promise<boolean>;
     /** A free slot of the pool for a unit about to enqueue work, or null (slot-claims.ts). */
     reserve(pool: string): SlotReservation | null;
   };

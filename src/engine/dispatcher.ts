@@ -101,6 +101,7 @@ export class Dispatcher {
       mayClaim: (pool) => !this.#stopped && !this.#resumers.get(pool.name)?.length,
       start: (pool, { task, run }) => this.#start(pool, task, run),
       scope: (pool) => this.core.claimScope(pool.capacity),
+      wake: () => this.wake(),
     };
   }
 
@@ -196,8 +197,11 @@ export class Dispatcher {
       .catch(this.onError)
       .finally(() => {
         if (this.core.live.get(task.id) === live) this.core.live.delete(task.id);
-        if (live.holdsSlot) pool.inFlight -= 1;
         this.#running.delete(done);
+        // A slot handed on to the next attempt (slot-claims.ts), or given up while waiting on a
+        // person (which woke the pool then), frees nothing now: nothing new to claim for.
+        if (!live.holdsSlot) return;
+        pool.inFlight -= 1;
         this.wake(pool.name);
       });
     this.#running.add(done);

@@ -111,7 +111,7 @@ export class Engine implements EngineCore {
     this.slots = {
       release: (live) => this.#dispatcher.release(live),
       reacquire: (live) => this.#dispatcher.reacquire(live),
-      handOff: (work, live) => handOff(owner, work, live),
+      handOff: (work, live, enqueued) => handOff(owner, work, live, enqueued),
       reserve: (pool) => (this.#started ? reserveSlot(owner, pool) : null),
     };
     this.#graceMs = options.stopGraceMs ?? 5000;

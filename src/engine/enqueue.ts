@@ -82,8 +82,8 @@ export function emitEnqueued(work: Work, spec: EnqueueSpec, task: TaskRecord): v
 }
 
 /**
- * Applies a routing decision of `from` (already marked done). Answers whether it enqueued a
- * task (then the run certainly has work outstanding and need not be settled).
+ * Applies a routing decision of `from` (already marked done). Answers the ids of the tasks it
+ * enqueued (one or more: the run certainly has work outstanding and need not be settled).
  */
 export async function applyTransitions(
   work: Work,
@@ -91,9 +91,9 @@ export async function applyTransitions(
   run: RunRecord,
   from: TaskRecord,
   routing: Extract<Routing, { kind: "transitions" }>,
-): Promise<boolean> {
+): Promise<number[]> {
   const count = routing.transitions.length;
-  let enqueued = false;
+  const enqueued: number[] = [];
   for (const [index, t] of routing.transitions.entries()) {
     const branch = routing.fanout
       ? [...from.branch, { count, fanout: from.id, index, key: t.present ? t.payload : null }]
@@ -109,11 +109,10 @@ export async function applyTransitions(
         branch,
         t.present ? t.payload : null,
       );
-      enqueued ||= joined;
+      if (joined) enqueued.push(joined.id);
       continue;
     }
-    enqueued = true;
-    await enqueueTask(work, registry, {
+    const task = await enqueueTask(work, registry, {
       run,
       node: t.edge,
       attempt: 1,
@@ -122,6 +121,7 @@ export async function applyTransitions(
       branch,
       lineage: { reason: "transition", parent: from.id },
     });
+    enqueued.push(task.id);
   }
   return enqueued;
 }
@@ -134,7 +134,7 @@ async function arrive(
   join: string,
   branch: BranchFrame[],
   value: Json,
-): Promise<boolean> {
+): Promise<TaskRecord | null> {
   const frame = branch.at(-1) ?? { count: 1, fanout: from.id, index: 0, key: null };
   // Counted, not listed: every branch arrives, so listing would read O(branches²) rows a run.
   const earlier = await work.tx.tallyArrivals(run.id, join, frame.fanout, frame.index);
@@ -161,9 +161,8 @@ async function arrive(
     arrived,
     late,
   });
-  if (late || arrived < frame.count) return false;
-  await enqueueJoin(work, registry, run, join, frame.fanout, branch.slice(0, -1), from.id);
-  return true;
+  if (late || arrived < frame.count) return null;
+  return enqueueJoin(work, registry, run, join, frame.fanout, branch.slice(0, -1), from.id);
 }
 
 /** Enqueues the join task from the stored arrivals of (join, fanout). Also used by rerun. */

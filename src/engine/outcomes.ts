@@ -65,14 +65,27 @@ export async function completeAttempt(
     const run = (await work.tx.getRun(done.run_id))!;
     // A successor enqueued means the run has work outstanding: nothing to settle.
     const enqueued =
-      routing.kind === "transitions" &&
-      routing.transitions.length > 0 &&
-      (await applyTransitions(work, core.registry, run, done, routing));
-    if (enqueued) work.after(() => core.wake());
-    else await settleRun(work, run.id, done);
-    if (live) await core.slots.handOff(work, live);
+      routing.kind === "transitions" && routing.transitions.length > 0
+        ? await applyTransitions(work, core.registry, run, done, routing)
+        : [];
+    if (!enqueued.length) await settleRun(work, run.id, done);
+    await handOn(core, work, live, enqueued);
     return true;
   }, sharing);
+}
+
+/**
+ * The slot `live` frees goes to the next task (claimed at the unit's end), and the dispatcher
+ * is woken after the commit for the tasks `enqueued` now ready, unless that claim took them all.
+ */
+async function handOn(
+  core: EngineCore,
+  work: Work,
+  live: LiveAttempt | undefined,
+  enqueued: readonly number[],
+): Promise<void> {
+  const woken = live !== undefined && (await core.slots.handOff(work, live, enqueued));
+  if (enqueued.length && !woken) work.after(() => core.wake());
 }
 
 /** Records a failed attempt: retried or dead-lettered, or discarded when it was revoked. */
@@ -143,9 +156,8 @@ export async function failAttempt(
         kind: "failure",
         text: `Attempt ${task.attempt} of ${task.node} failed: ${error}${suffix}`,
       });
-      if (retry && retryAt === null) work.after(() => core.wake());
-      else await settleRun(work, run.id, failed);
-      if (live) await core.slots.handOff(work, live);
+      if (retry === null || retryAt !== null) await settleRun(work, run.id, failed);
+      await handOn(core, work, live, retry && retryAt === null ? [retry.id] : []);
       return { kind: willRetry ? "retry" : "dead_letter", error };
     },
     { lane: OUTCOMES, key: task.run_id },

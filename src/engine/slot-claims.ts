@@ -20,40 +20,67 @@ export interface SlotOwner {
   start(pool: Pool, claimed: Claimed): void;
   /** The claim's scope where several servers share the store. */
   scope(pool: Pool): ClaimScope | undefined;
+  /**
+   * Asks the dispatcher to fill every pool's free slots (a task enqueued by a step is in its
+   * workflow's pool now, which a registration may have changed while the step ran).
+   */
+  wake(): void;
+}
+
+/** The slots a unit hands on in one pool, and the tasks its outcomes enqueued there. */
+interface HandedOn {
+  lives: LiveAttempt[];
+  enqueued: number[];
 }
 
 /** The slots handed on in one unit, by pool: claimed together at its end. */
-const handedOn = new WeakMap<Work, Map<Pool, LiveAttempt[]>>();
+const handedOn = new WeakMap<Work, Map<Pool, HandedOn>>();
 
 /**
  * Inside `live`'s outcome unit: claims a task for the slot `live` frees, started on commit. The
  * claim is made at the unit's end, one for every slot of a pool its outcomes handed on (several
- * outcomes share a unit, `UnitOfWork.grouped`).
+ * outcomes share a unit, `UnitOfWork.grouped`). The outcome's new ready tasks (`enqueued`) wake
+ * the dispatcher after the commit unless that claim took every one of them: then the ready
+ * tasks and the free slots are what they were before the unit, and a claim would find what the
+ * last one found. Answers false when no claim is made for the slot (the caller wakes then).
  */
-export async function handOff(owner: SlotOwner, work: Work, live: LiveAttempt): Promise<void> {
+export async function handOff(
+  owner: SlotOwner,
+  work: Work,
+  live: LiveAttempt,
+  enqueued: readonly number[],
+): Promise<boolean> {
   const pool = owner.registry.pools.get(live.pool);
-  if (!pool || !live.holdsSlot || !owner.mayClaim(pool)) return;
+  if (!pool || !live.holdsSlot || !owner.mayClaim(pool)) return false;
   let pools = handedOn.get(work);
   if (pools === undefined) {
-    const byPool = new Map<Pool, LiveAttempt[]>();
+    const byPool = new Map<Pool, HandedOn>();
     handedOn.set(work, byPool);
     work.atEnd(() => claimHandedOn(owner, work, byPool));
     pools = byPool;
   }
-  const lives = pools.get(pool);
-  if (lives) lives.push(live);
-  else pools.set(pool, [live]);
+  const handed = pools.get(pool);
+  if (handed) {
+    handed.lives.push(live);
+    handed.enqueued.push(...enqueued);
+  } else pools.set(pool, { lives: [live], enqueued: [...enqueued] });
+  return true;
 }
 
 async function claimHandedOn(
   owner: SlotOwner,
   work: Work,
-  pools: Map<Pool, LiveAttempt[]>,
+  pools: Map<Pool, HandedOn>,
 ): Promise<void> {
-  for (const [pool, lives] of pools) {
-    if (!owner.mayClaim(pool)) continue;
-    const workflows = owner.registry.workflowsOnPool(pool.name);
-    const claimed = await claimInto(work, workflows, lives.length, owner.scope(pool));
+  for (const [pool, { lives, enqueued }] of pools) {
+    const claimed = owner.mayClaim(pool)
+      ? await claimInto(
+          work,
+          owner.registry.workflowsOnPool(pool.name),
+          lives.length,
+          owner.scope(pool),
+        )
+      : [];
     for (const [i, next] of claimed.entries()) {
       const live = lives[i];
       work.after(() => {
@@ -63,6 +90,8 @@ async function claimHandedOn(
         owner.start(pool, next);
       });
     }
+    const taken = new Set(claimed.map((c) => c.task.id));
+    if (enqueued.some((id) => !taken.has(id))) work.after(() => owner.wake());
   }
 }
 

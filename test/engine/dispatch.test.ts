@@ -1,6 +1,7 @@
 // Pools, slots and dispatch order: capacity, run position, node priority, pause and resume.
 import { afterEach, describe, expect, it } from "vitest";
 import { workflow } from "../../src/authoring/index.ts";
+import type { Store } from "../../src/engine/index.ts";
 import { gate, type Harness, startHarness } from "../support/engine-harness.ts";
 
 let h: Harness;
@@ -179,6 +180,76 @@ describe("dispatch", () => {
     await h.service.pauseRun(run_id);
     await h.service.resumeRun(run_id);
     expect((await h.service.getRun(run_id)).status).toBe("queued");
+  });
+
+  it("a step that hands its slot on to its own successor leaves the dispatcher asleep", async () => {
+    h = await startHarness({ pools: { default: { capacity: 2 } } });
+    const wf = workflow("steps");
+    wf.node({ start: true }, async function a({ b }: any) {
+      return b;
+    });
+    wf.node(async function b({ c }: any) {
+      return c;
+    });
+    wf.node(async function c() {});
+    h.register(wf);
+    // The claim the engine's start made is over (a submit meanwhile finds its slots reserved).
+    const pool = h.engine.registry.pools.get("default")!;
+    await h.waitFor(() => pool.reserved === 0, "the start's claim over");
+    // What each transaction that claimed was: a claim alone (the dispatcher's, after a wake),
+    // or a claim made by a submit or an outcome in its own unit; beside the run's end.
+    const seen: string[] = [];
+    const transact = h.store.transact.bind(h.store);
+    h.store.transact = ((fn) =>
+      transact((tx) => {
+        const calls = new Set<string>();
+        const spied = new Proxy(tx, {
+          get(target, name) {
+            const value = Reflect.get(target, name, target);
+            if (typeof value !== "function") return value;
+            return (...args: unknown[]) => {
+              calls.add(String(name));
+              return value.apply(target, args);
+            };
+          },
+        });
+        return fn(spied).finally(() => {
+          if (!calls.has("claimTasks")) return;
+          const carried = ["updateTask", "insertRun", "insertRuns"].some((c) => calls.has(c));
+          seen.push(carried ? "claim in a unit" : "claim alone");
+        });
+      })) as Store["transact"];
+    h.engine.bus.subscribe((e) => {
+      if (e.name === "run.completed") seen.push("run.completed");
+    });
+    const { run_id } = await h.service.submitRun("steps", { title: "chain" });
+    await h.waitEvent("run.completed", (e) => e.run_id === run_id);
+    // The submit claims `a`, and each step's outcome claims its successor in its own unit
+    // (c's claim finds nothing): no claim of the dispatcher's own, in a unit of its own.
+    const before = seen.slice(0, seen.indexOf("run.completed"));
+    expect(before).toEqual(Array(4).fill("claim in a unit"));
+    const done = h.named("task.done", run_id).map((e) => (e.data as { node: string }).node);
+    expect(done).toEqual(["a", "b", "c"]);
+  });
+  it("a step that enqueues more than the slot it hands on wakes the dispatcher for the rest", async () => {
+    h = await startHarness({ pools: { default: { capacity: 3 } } });
+    const hold = gate();
+    let running = 0;
+    const wf = workflow("wide");
+    wf.node({ start: true }, async function split({ part }: any) {
+      return ["x", "y", "z"].map((p) => part(p));
+    });
+    wf.node(async function part({}: any) {
+      running += 1;
+      await hold.promise;
+    });
+    h.register(wf);
+    const { run_id } = await h.service.submitRun("wide", { title: "fan" });
+    // The outcome's own claim takes one part for the slot it frees; the two others start only
+    // if the dispatcher is woken for them, while the first still holds its slot.
+    await h.waitFor(() => running === 3, "three parts running at once");
+    hold.open();
+    await h.waitEvent("run.completed", (e) => e.run_id === run_id);
   });
 });
 
