@@ -141,5 +141,6 @@ export {
   type StoreWriter,
   type TaskFilter,
   type TaskGuard,
+  type TaskUpdate,
 } from "./store.ts";
 export type { ContextExtensions } from "./task-context.ts";

@@ -9,6 +9,7 @@ import type { Json, TaskRecord } from "./domain.ts";
 import { applyTransitions, enqueueTask } from "./enqueue.ts";
 import type { AttemptOutcome } from "./observer.ts";
 import { settleRun } from "./settle.ts";
+import type { TaskUpdate } from "./store.ts";
 import type { Work } from "./unit-of-work.ts";
 import { appendLog } from "./work-log.ts";
 
@@ -28,6 +29,11 @@ function resultOf(routing: Routing): Json {
   return routing.fanout ? payloads : (payloads[0] ?? null);
 }
 
+/** One `TaskUpdate` on its own. */
+function updateOne(work: Work, { id, patch, guard, runId }: TaskUpdate) {
+  return work.tx.updateTask(id, patch, guard, runId);
+}
+
 export async function completeAttempt(
   core: EngineCore,
   task: TaskRecord,
@@ -35,24 +41,23 @@ export async function completeAttempt(
   live?: LiveAttempt,
 ): Promise<boolean> {
   const terminal = routing.kind === "end";
-  const update = (work: Work) =>
-    work.tx.updateTask(
-      task.id,
-      {
-        status: "done",
-        finished: work.now,
-        result: resultOf(routing),
-        result_present: true,
-        terminal,
-        token_hash: null,
-      },
-      { status: GOING, claim: task.claim },
-      task.run_id,
-    );
+  const update = (work: Work): TaskUpdate => ({
+    id: task.id,
+    patch: {
+      status: "done",
+      finished: work.now,
+      result: resultOf(routing),
+      result_present: true,
+      terminal,
+      token_hash: null,
+    },
+    guard: { status: GOING, claim: task.claim },
+    runId: task.run_id,
+  });
   // The update may go out with the other outcomes' of the unit (UnitOfWork.grouped).
   const sharing = { lane: OUTCOMES, key: task.run_id, early: update };
   return core.uow.grouped(async (work, sent) => {
-    const done = await (sent ?? update(work));
+    const done = await (sent ?? updateOne(work, update(work)));
     if (!done) return false;
     await staleOpenRequests(work, done.id);
     const transitions = routing.kind === "end" ? [] : routing.transitions.map((t) => t.edge);

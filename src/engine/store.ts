@@ -113,6 +113,14 @@ export interface TaskGuard {
   room?: { workflows: readonly string[]; capacity: number };
 }
 
+/** One update of `StoreWriter.updateTasks`: `updateTask`'s arguments, its run named. */
+export interface TaskUpdate {
+  id: number;
+  patch: Partial<Omit<TaskRecord, "id" | "run_id">>;
+  guard?: TaskGuard;
+  runId: string;
+}
+
 /** Run statuses of runs not ended, which the store counts (countRuns). */
 export type OpenRunStatus = "queued" | "running" | "paused";
 export const OPEN_RUN_STATUSES: readonly OpenRunStatus[] = ["queued", "running", "paused"];
@@ -240,6 +248,12 @@ export interface StoreWriter extends StoreReader {
     guard?: TaskGuard,
     runId?: string,
   ): Promise<TaskRecord | null>;
+  /**
+   * `updateTask` for each of `updates`, answered in order: tasks of distinct runs, each named
+   * (`runId`), so that no update changes what another reads. PostgreSQL sends those of one
+   * shape (the same fields and guard) as one statement.
+   */
+  updateTasks(updates: readonly TaskUpdate[]): Promise<Array<TaskRecord | null>>;
   /**
    * Claims up to `limit` ready tasks of the given workflows in dispatch order: run position
    * ascending, then task priority descending, then created, then id. Runs that are paused or

@@ -2,7 +2,7 @@
 // collected while the transaction runs, stored by the same transaction, and published on the
 // bus only after it committed, so subscribers never see a change that rolled back.
 import type { Clock } from "./clock.ts";
-import type { EventRecord, NewEvent } from "./domain.ts";
+import type { EventRecord, NewEvent, TaskRecord } from "./domain.ts";
 import type { EventBus } from "./event-bus.ts";
 import {
   ATTRIBUTED_EVENT_NAMES,
@@ -11,7 +11,7 @@ import {
   type StoredEventName,
 } from "./events.ts";
 import type { EngineObserver } from "./observer.ts";
-import type { Store, StoreWriter } from "./store.ts";
+import type { Store, StoreWriter, TaskUpdate } from "./store.ts";
 
 export interface Work {
   readonly tx: StoreWriter;
@@ -142,12 +142,15 @@ function runsOf(events: readonly NewEvent[]): string[] {
   return [...out];
 }
 
+/** A task update started before the callback runs (`Sharing.early`): its answer. */
+export type Early = Promise<TaskRecord | null>;
+
 interface Grouped<T> {
-  fn: (work: Work, early?: Promise<unknown>) => Promise<T>;
+  fn: (work: Work, early?: Early) => Promise<T>;
   resolve: (value: T) => void;
   reject: (error: unknown) => void;
   key?: string;
-  early?: (work: Work) => Promise<unknown>;
+  early?: (work: Work) => TaskUpdate;
 }
 
 /** The callbacks waiting for a lane's next shared unit, and whether one is asked for. */
@@ -157,7 +160,7 @@ interface Group {
 }
 
 /** How a callback shares its unit (`UnitOfWork.grouped`). */
-export interface Sharing<E> {
+export interface Sharing {
   /** Callbacks of one lane and operator share units; other lanes have units of their own. */
   readonly lane: string;
   /** Whose request the callbacks carry out (`Work.operator`); null for the engine. */
@@ -165,34 +168,41 @@ export interface Sharing<E> {
   /** The one run the callback reads and writes, when it touches no other. */
   readonly key?: string;
   /**
-   * The callback's first store call, which may go out before the callbacks ahead of it in the
-   * unit have run: only when each of those names its run (`key`) and no callback of the unit
-   * has the same run, so that nothing ahead of it reads or writes what the call changes.
+   * The callback's first store call, a task update of its run (`key`), which may go out before
+   * the callbacks ahead of it in the unit have run: only when each of those names its run and
+   * no callback of the unit has the same run, so that nothing ahead of it reads or writes what
+   * the update changes.
    */
-  readonly early?: (work: Work) => Promise<E>;
+  readonly early?: (work: Work) => TaskUpdate;
 }
 
 /**
- * Starts the early calls that may go (`Sharing.early`), all at once, so that on PostgreSQL they
- * go out together instead of one round trip each.
+ * Starts the early updates that may go (`Sharing.early`), all in one store call, so that on
+ * PostgreSQL they go out as one statement instead of one each.
  */
-function startEarly(work: Work, items: ReadonlyArray<Grouped<unknown>>) {
+function startEarly(work: Work, items: ReadonlyArray<Grouped<unknown>>): Array<Early | undefined> {
   const runs = new Map<string, number>();
   for (const item of items) {
     if (item.key !== undefined) runs.set(item.key, (runs.get(item.key) ?? 0) + 1);
   }
   let keyed = true;
-  return items.map((item) => {
+  const going: number[] = [];
+  for (const [i, item] of items.entries()) {
     const alone = item.key !== undefined && runs.get(item.key) === 1;
-    const go = keyed && alone && item.early !== undefined && items.length > 1;
+    if (keyed && alone && item.early !== undefined && items.length > 1) going.push(i);
     keyed &&= item.key !== undefined;
-    if (!go) return undefined;
-    const started = item.early!(work);
+  }
+  const early = new Array<Early | undefined>(items.length);
+  if (!going.length) return early;
+  const answers = work.tx.updateTasks(going.map((i) => items[i].early!(work)));
+  for (const [k, i] of going.entries()) {
+    const answer = answers.then((all) => all[k]);
     // Awaited by its callback; one that never runs (one ahead of it threw) must not be
     // reported as unhandled.
-    started.catch(() => {});
-    return started;
-  });
+    answer.catch(() => {});
+    early[i] = answer;
+  }
+  return early;
 }
 
 /** Where a committed unit's events go: the bus, or, with several servers, the sequencer. */
@@ -225,10 +235,7 @@ export class UnitOfWork {
    * the transaction but through `Work.after`). `fn` gets its early call's answer, when it went
    * (`Sharing.early`).
    */
-  grouped<T, E = never>(
-    fn: (work: Work, early?: Promise<E>) => Promise<T>,
-    sharing: Sharing<E>,
-  ): Promise<T> {
+  grouped<T>(fn: (work: Work, early?: Early) => Promise<T>, sharing: Sharing): Promise<T> {
     const operator = sharing.operator ?? null;
     const group = this.#group(sharing.lane, operator);
     return new Promise<T>((resolve, reject) => {

@@ -6,6 +6,7 @@
 // another server's commit. And the ids and positions a batch hands out itself (batch-ids.ts):
 // what a rolled-back unit took is given back (events, positions) or skipped (task ids), and
 // what PostgreSQL's own counters say afterwards follows on.
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import type { StoreWriter } from "../../src/engine/index.ts";
 import { openPostgresStore, type PostgresStore } from "../../src/stores/postgres/index.ts";
@@ -423,6 +424,48 @@ describe.skipIf(postgres.url === null)("postgres pipelined writes", () => {
       ["start", "done"],
       ["b", "done"],
     ]);
+  });
+
+  it("updates of several runs' tasks go as one statement, whose settling reads answer the probes", async () => {
+    const s = await store();
+    const runs = [await addRun(s), await addRun(s), await addRun(s)];
+    const tasks = [await addTask(s, runs[0].id), await addTask(s, runs[1].id)];
+    tasks.push(await addTask(s, runs[2].id));
+    const left = await addTask(s, runs[2].id, { node: "left" });
+    const sent: string[] = [];
+    const query = pg.Client.prototype.query;
+    const seen = await s.transact(async (tx) => {
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const q = args[0] as string | { text: string };
+        sent.push(typeof q === "string" ? q : q.text);
+        return (query as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof query;
+      try {
+        const end = { status: "done" as const, terminal: true, result: 1, result_present: true };
+        const done = await tx.updateTasks(
+          tasks.map((t, i) => ({
+            id: t.id,
+            patch: end,
+            guard: { status: ["ready" as const] },
+            runId: runs[i].id,
+          })),
+        );
+        const outstanding = [];
+        for (const run of runs) outstanding.push(await tx.hasOutstandingTasks(run.id));
+        const listed = (await tx.listTasks({ run_id: runs[0].id })).map((t) => t.status);
+        return { done: done.map((t) => t?.status), outstanding, listed };
+      } finally {
+        pg.Client.prototype.query = query;
+      }
+    });
+    expect(seen).toEqual({
+      done: ["done", "done", "done"],
+      outstanding: [false, false, true],
+      listed: ["done"],
+    });
+    // One statement for the three updates, and nothing read again for the probes and the list.
+    expect(sent.filter((text) => /\btasks\b/.test(text))).toHaveLength(1);
+    expect((await s.getTask(left.id))?.status).toBe("ready");
   });
 
   it("a run's end held past a claim still ends the run, and the claim takes the next run's task", async () => {

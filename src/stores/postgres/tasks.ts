@@ -13,7 +13,17 @@ import {
 import type { Deferred } from "./deferred.ts";
 import { type Guard, type PatchTable, patchQuery } from "./patch.ts";
 import { toArrival, toRun, toTask } from "./rows.ts";
-import { type Db, first, json, rows, type Statement, sql, statusIn, where } from "./sql.ts";
+import {
+  type Db,
+  first,
+  json,
+  type Row,
+  rows,
+  type Statement,
+  sql,
+  statusIn,
+  where,
+} from "./sql.ts";
 
 const GET_TASK = sql("SELECT * FROM tasks WHERE id = $1");
 const BY_TOKEN_HASH = sql("SELECT * FROM tasks WHERE token_hash = $1 ORDER BY id LIMIT 1");
@@ -235,12 +245,14 @@ export async function updateTask(
   patch: Partial<Omit<TaskRecord, "id" | "run_id">>,
   guard: TaskGuard = {},
   settle: SettleRead = "none",
-): Promise<{ task: TaskRecord; run: RunRecord; carried?: Carried } | null> {
-  // A row made ready again is nobody's: its next claim names the server that takes it.
-  const owned = patch.status === "ready" ? { ...patch, owner: null } : patch;
-  const { statement, values } = patchQuery(TASKS, id, owned, guardOf(guard));
+): Promise<Updated | null> {
+  const { statement, values } = patchQuery(TASKS, id, owned(patch), guardOf(guard));
   const row = await first(db, withRun(statement, settle), values);
-  if (row === null) return null;
+  return row && updatedOf(row, settle);
+}
+
+/** What an update answers, from its row (`withRun`'s), as `settle` asked. */
+function updatedOf(row: Row, settle: SettleRead): Updated {
   const task = toTask(row);
   const updated = { task, run: toRun(row.run_row) };
   if (settle === "none") return updated;
@@ -252,7 +264,133 @@ export async function updateTask(
   return { ...updated, carried: { found: false, read } };
 }
 
+/** An update's answer: the row, its run's row, and what it read of the settling probe. */
+export type Updated = { task: TaskRecord; run: RunRecord; carried?: Carried };
+
+/** A patch as it is written: a row made ready again is nobody's (its next claim names one). */
+function owned<P extends Partial<TaskRecord>>(patch: P): P {
+  return patch.status === "ready" ? { ...patch, owner: null } : patch;
+}
+
+/** Each column's type, for the arrays of an update of several tasks (`updateTasks`). */
+const TASK_TYPES: Readonly<Record<string, string>> = {
+  status: "text",
+  node: "text",
+  attempt: "integer",
+  priority: "double precision",
+  explicit: "boolean",
+  created: "bigint",
+  started: "bigint",
+  finished: "bigint",
+  error: "text",
+  payload_present: "boolean",
+  payload: "json",
+  result: "json",
+  result_present: "boolean",
+  terminal: "boolean",
+  branch: "json",
+  lineage: "json",
+  stats: "json",
+  claim: "integer",
+  token_hash: "text",
+  used_s: "double precision",
+  waiting_since: "bigint",
+  error_stack: "text",
+  not_before: "bigint",
+  sleep_until: "bigint",
+  sleeps: "json",
+  owner: "text",
+};
+
+/** One update of several (`updateTasks`): the task, its patch and its guard. */
+export interface TaskPatch {
+  id: number;
+  patch: Partial<Omit<TaskRecord, "id" | "run_id">>;
+  guard?: TaskGuard;
+}
+
+/**
+ * What makes updates one statement's (`updateTasks`): the fields they set and their guard's
+ * form; null for one that cannot share (no field, or a guard on pool room).
+ */
+export function shapeOf({ patch, guard = {} }: TaskPatch): string | null {
+  if (guard.room !== undefined) return null;
+  const fields = Object.keys(owned(patch)).filter((k) => (patch as Row)[k] !== undefined);
+  if (!fields.length || fields.some((f) => !(f in TASK_TYPES))) return null;
+  const status = guard.status === undefined ? "-" : [...guard.status].join(" ");
+  return `${fields.join(",")}|${status}|${guard.claim === undefined ? "" : "claim"}`;
+}
+
+const updateTasksTexts = new Map<string, Statement>();
+
+/**
+ * `updateTask` for several tasks of one shape (`shapeOf`) and of distinct runs, as one
+ * statement: each row is set from its own values (arrays, one per field) where its own guard
+ * holds. Every row answers the settling probe as its patch asks (`settleRead`): whether a task
+ * of its run is outstanding, and the lists when it ended its branch. The rows' probes see the
+ * runs as they were before the statement, which is what separate updates would see as long as
+ * no two rows share a run. Answers each task's update by id (absent: its guard did not hold).
+ */
+export async function updateTasks(
+  db: Db,
+  list: readonly TaskPatch[],
+): Promise<Map<number, Updated>> {
+  const patches = list.map((u) => owned(u.patch) as Row);
+  const fields = Object.keys(patches[0]).filter((k) => patches[0][k] !== undefined);
+  const guard = list[0].guard ?? {};
+  const values: unknown[] = [list.map((u) => u.id)];
+  for (const f of fields) {
+    const isJson = TASK_TYPES[f] === "json";
+    values.push(patches.map((p) => (isJson ? json(p[f]) : p[f])));
+  }
+  if (guard.claim !== undefined) values.push(list.map((u) => u.guard!.claim));
+  const key = `${fields.join(",")}|${guard.status?.join(" ") ?? ""}|${guard.claim !== undefined}`;
+  let statement = updateTasksTexts.get(key);
+  if (statement === undefined) {
+    const arrayType = (f: string) => (TASK_TYPES[f] === "json" ? "text" : TASK_TYPES[f]);
+    const params = ["$1::bigint[]", ...fields.map((f, i) => `$${i + 2}::${arrayType(f)}[]`)];
+    const names = ["v_id", ...fields.map((f) => `v_${f}`)];
+    if (guard.claim !== undefined) {
+      params.push(`$${fields.length + 2}::integer[]`);
+      names.push("v_claim");
+    }
+    const cast = (f: string) => (TASK_TYPES[f] === "json" ? "::json" : "");
+    const sets = fields.map((f) => `${f} = v.v_${f}${cast(f)}`).join(", ");
+    let conditions = "tasks.id = v.v_id";
+    if (guard.status !== undefined) conditions += ` AND ${statusIn(guard.status, "tasks.status")}`;
+    if (guard.claim !== undefined) conditions += " AND tasks.claim = v.v_claim";
+    const update = sql(
+      `UPDATE tasks SET ${sets} FROM unnest(${params.join(", ")}) AS v(${names.join(", ")})` +
+        ` WHERE ${conditions} RETURNING tasks.*`,
+    );
+    statement = withRun(update, "row");
+    updateTasksTexts.set(key, statement);
+  }
+  const answered = await rows(db, statement, values);
+  const out = new Map<number, Updated>();
+  for (const row of answered) {
+    const patch = list.find((u) => u.id === Number(row.id))!.patch;
+    out.set(Number(row.id), updatedOf(row, settleRead(patch)));
+  }
+  return out;
+}
+
+/**
+ * What an update answers of the settling probe besides the task, by its patch: the attempt
+ * ended its branch (or was dead-lettered), and the engine settles its run next; it went on to
+ * other nodes, and the run is settled only when none was enqueued (a join still waiting, an
+ * empty transition list), which asks whether anything is outstanding; or nothing.
+ */
+export function settleRead(patch: Partial<TaskRecord>): SettleRead {
+  if (patch.terminal === true || patch.status === "dead_letter") return "full";
+  if (patch.status === "done") return "found";
+  return "none";
+}
+
 const withRunTexts = new Map<string, Statement>();
+
+/** What `settleRead` calls "full", from the row an update left. */
+const ENDED = "(u.terminal OR u.status = 'dead_letter')";
 
 // What the settling probe reads, beside the task just updated (`u`): every CTE sees the rows
 // as they were before the statement, so `u`'s own row is left out of the read and judged by
@@ -276,12 +414,18 @@ const SETTLE_LISTS = `
  * `UPDATE tasks ... RETURNING *` with the task's run as `run_row` (JSON) beside it, and what
  * `settle` asks of the settling probe.
  */
-function withRun(update: Statement, settle: SettleRead): Statement {
+function withRun(update: Statement, settle: SettleRead | "row"): Statement {
   const key = `${settle}:${update.text}`;
   let statement = withRunTexts.get(key);
   if (statement === undefined) {
     const run = "(SELECT row_to_json(r) FROM runs r WHERE r.id = u.run_id) AS run_row";
-    const probe = { none: "", found: ", o.settle_found", full: `, o.settle_found,${SETTLE_LISTS}` };
+    const probe = {
+      none: "",
+      found: ", o.settle_found",
+      full: `, o.settle_found,${SETTLE_LISTS}`,
+      // Each row as its own patch asks (`settleRead`, from what the row now holds).
+      row: `, o.settle_found,${SETTLE_LISTS.replaceAll("o.settle_found", `(o.settle_found OR NOT ${ENDED})`)}`,
+    };
     const from = settle === "none" ? "FROM u" : `FROM u ${SETTLE_FOUND}`;
     statement = sql(`WITH u AS (${update.text}) SELECT u.*, ${run}${probe[settle]} ${from}`);
     withRunTexts.set(key, statement);

@@ -29,6 +29,7 @@ import {
   type TaskFilter,
   type TaskGuard,
   type TaskRecord,
+  type TaskUpdate,
   TERMINAL_RUN_STATUSES,
 } from "../../engine/index.ts";
 import * as arrivals from "./arrivals.ts";
@@ -46,16 +47,6 @@ import * as schedules from "./schedules.ts";
 import * as servers from "./servers.ts";
 import type { Db } from "./sql.ts";
 import * as tasks from "./tasks.ts";
-
-/** What an update of a task answers of the settling probe that may follow it (tasks.ts). */
-function settleRead(patch: Partial<TaskRecord>): tasks.SettleRead {
-  // The attempt ended its branch (or was dead-lettered): the engine settles its run next.
-  if (patch.terminal === true || patch.status === "dead_letter") return "full";
-  // It went on to other nodes: the run is settled only when none was enqueued (a join still
-  // waiting, an empty transition list), which asks whether anything is outstanding.
-  if (patch.status === "done") return "found";
-  return "none";
-}
 
 export class PgWriter extends PgReader implements StoreWriter {
   /** The highest event id this callback stored (0: none), told to the other servers. */
@@ -264,19 +255,11 @@ export class PgWriter extends PgReader implements StoreWriter {
     runId?: string,
   ): Promise<TaskRecord | null> {
     // It reads the task's run too (into the run cache), and when the task ends its branch
-    // (the engine settles the run next) the settling probe's read.
-    const settle = settleRead(patch);
-    // The lists it may answer read arrivals: the held ones go first; the task's own insert, if
-    // held, too. Other held writes stay held, so that with several outcomes in one unit one
-    // statement carries them all: an update of the task's run (what the statement reads of the
-    // run is older than it, so the batch's row is kept), new tasks of other runs (the probe
-    // reads the task's own run; one of this run's held makes what it read unusable, below).
-    const tables: Table[] = settle === "full" ? ["arrivals"] : [];
-    if (this.#deferred.holdsTask(id)) tables.push("tasks");
-    if (tables.length) await this.#deferred.flush(tables);
+    // (the engine settles its run next) the settling probe's read.
+    const settle = tasks.settleRead(patch);
+    await this.#beforeUpdate([id], settle === "full");
     // An update of a task of run `runId` changes nothing of any other run: what the settling
-    // probe read of the others still holds after it (the outcomes of a shared unit send their
-    // updates together, UnitOfWork.grouped).
+    // probe read of the others still holds after it.
     const scoped = runId !== undefined;
     const db = scoped ? this.#counted.uncounted() : this.#raw;
     const sending = tasks.updateTask(db, id, patch, guard, settle);
@@ -286,12 +269,75 @@ export class PgWriter extends PgReader implements StoreWriter {
     if (scoped) this.#settling.delete(runId);
     const updated = await sending;
     if (updated === null) return null;
-    const run = updated.task.run_id;
-    if (scoped && run !== runId) {
-      // Not the run it was said to be: it may have changed what was read of any.
-      this.#counted.sent += 1;
-      this.#settling.clear();
+    if (scoped && updated.task.run_id !== runId) this.#misnamed();
+    return this.#updated(updated, sent, busy);
+  }
+  async updateTasks(updates: readonly TaskUpdate[]): Promise<Array<TaskRecord | null>> {
+    // Those of one shape go as one statement (tasks.ts); the others one by one, sent together.
+    const shapes = new Map<string, TaskUpdate[]>();
+    const alone: TaskUpdate[] = [];
+    const runs = new Set(updates.map((u) => u.runId));
+    for (const u of updates) {
+      const shape = runs.size === updates.length ? tasks.shapeOf(u) : null;
+      if (shape === null) alone.push(u);
+      else shapes.set(shape, [...(shapes.get(shape) ?? []), u]);
     }
+    const answers = new Map<number, Promise<TaskRecord | null>>();
+    for (const list of shapes.values()) {
+      if (list.length === 1) alone.push(list[0]);
+      else {
+        const together = this.#updateTogether(list);
+        for (const u of list)
+          answers.set(
+            u.id,
+            together.then((m) => m.get(u.id) ?? null),
+          );
+      }
+    }
+    for (const u of alone) answers.set(u.id, this.updateTask(u.id, u.patch, u.guard, u.runId));
+    return Promise.all(updates.map((u) => answers.get(u.id)!));
+  }
+  /** Updates of one shape and of distinct runs, in one statement (`tasks.updateTasks`). */
+  async #updateTogether(list: readonly TaskUpdate[]): Promise<Map<number, TaskRecord>> {
+    const full = list.some((u) => tasks.settleRead(u.patch) === "full");
+    await this.#beforeUpdate(
+      list.map((u) => u.id),
+      full,
+    );
+    const sending = tasks.updateTasks(this.#counted.uncounted(), list);
+    const { sent, busy } = this.#counted;
+    for (const u of list) this.#settling.delete(u.runId);
+    const updated = await sending;
+    const named = new Map(list.map((u) => [u.id, u.runId]));
+    // Rows of one run in one statement do not see each other's update: no read of theirs holds.
+    if ([...updated.values()].some((x) => x.task.run_id !== named.get(x.task.id))) {
+      this.#misnamed();
+    }
+    const out = new Map<number, TaskRecord>();
+    for (const [id, u] of updated) out.set(id, this.#updated(u, sent, busy));
+    return out;
+  }
+  /**
+   * Sends what an update of tasks `ids` must come behind: the held arrivals when it answers
+   * the settling probe's lists (`full`), and the tasks' own inserts, if held. Other held writes
+   * stay held, so that with several outcomes in one unit one statement carries them all: an
+   * update of the task's run (what the statement reads of the run is older than it, so the
+   * batch's row is kept), new tasks of other runs (the probe reads the task's own run; one of
+   * this run's held makes what it read unusable, `#updated`).
+   */
+  async #beforeUpdate(ids: readonly number[], full: boolean): Promise<void> {
+    const tables: Table[] = full ? ["arrivals"] : [];
+    if (ids.some((id) => this.#deferred.holdsTask(id))) tables.push("tasks");
+    if (tables.length) await this.#deferred.flush(tables);
+  }
+  /** An update was told the wrong run: it may have changed what was read of any. */
+  #misnamed(): void {
+    this.#counted.sent += 1;
+    this.#settling.clear();
+  }
+  /** Keeps what an update answered (its run's row, its settling read); answers the task. */
+  #updated(updated: tasks.Updated, sent: number, busy: number): TaskRecord {
+    const run = updated.task.run_id;
     if (!this.#deferred.holdsRun(run)) this.runs.put(updated.run);
     if (this.#deferred.holdsTaskOf(run)) this.#settling.delete(run);
     else if (updated.carried !== undefined) this.#keepSettling(run, sent, busy, updated.carried);

@@ -19,6 +19,7 @@ import type {
   SubmissionRecord,
   TaskGuard,
   TaskRecord,
+  TaskUpdate,
 } from "../../engine/index.ts";
 import { chunkWrites } from "./chunks.ts";
 import { claimWrites } from "./claims.ts";
@@ -153,6 +154,11 @@ export class SqliteWriter extends SqliteReader implements StoreWriter {
     const record = w.tasks.update(id, patch, guard, w.claims.index.going(id));
     if (record) w.claims.index.taskWritten(record);
     return record;
+  }
+  async updateTasks(updates: readonly TaskUpdate[]): Promise<Array<TaskRecord | null>> {
+    const out: Array<TaskRecord | null> = [];
+    for (const u of updates) out.push(await this.updateTask(u.id, u.patch, u.guard));
+    return out;
   }
   async claimTasks(workflows: readonly string[], limit: number, now: number) {
     if (!this.#live) throw new Error("store: transaction already finished");

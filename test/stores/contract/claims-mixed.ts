@@ -211,6 +211,71 @@ export function mixedClaimsContract(h: Harness): void {
       });
     });
 
+    it("updates of several runs together answer each as its own update would, in order", async () => {
+      const runs: RunRecord[] = [];
+      for (let i = 0; i < 4; i++)
+        runs.push(await addRun(h.store, { workflow: "w1", status: "running" }));
+      // r0 and r1 end their only task; r2 goes on (a task left outstanding); r3's guard fails.
+      const tasks: TaskRecord[] = [];
+      for (const r of runs) tasks.push(await addTask(h.store, r.id));
+      const claimed = await h.store.transact((tx) => tx.claimTasks(["w1"], 4, 1));
+      const other = await addTask(h.store, runs[2].id, { node: "later" });
+      const claimOf = (id: number) => claimed.find((t) => t.id === id)!.claim;
+      const end = {
+        status: "done" as const,
+        terminal: true,
+        result: { n: 1 },
+        result_present: true,
+      };
+      const on = { status: "done" as const, terminal: false, result: [], result_present: true };
+      const going = ["in_progress" as const];
+      const seen = await h.store.transact(async (tx) => {
+        // Task i of run i, ending (or going on) at moment `finished`, under its own claim.
+        const update = (
+          i: number,
+          patch: typeof end | typeof on,
+          finished: number,
+          claim = true,
+        ) => ({
+          id: tasks[i].id,
+          patch: { ...patch, finished },
+          guard: { status: going, claim: claim ? claimOf(tasks[i].id) : -1 },
+          runId: runs[i].id,
+        });
+        const done = await tx.updateTasks([
+          update(0, end, 5),
+          update(1, end, 6),
+          update(2, on, 7),
+          update(3, end, 8, false),
+        ]);
+        const outstanding = [];
+        for (const r of runs) outstanding.push(await tx.hasOutstandingTasks(r.id));
+        const listed = (await tx.listTasks({ run_id: runs[1].id })).map((t) => [t.id, t.status]);
+        const run0 = await tx.getRun(runs[0].id);
+        return {
+          done: done.map((t) => t && [t.id, t.status, t.finished, t.terminal, t.result]),
+          outstanding,
+          listed,
+          run0: run0?.id,
+        };
+      });
+      expect(seen).toEqual({
+        done: [
+          [tasks[0].id, "done", 5, true, { n: 1 }],
+          [tasks[1].id, "done", 6, true, { n: 1 }],
+          [tasks[2].id, "done", 7, false, []],
+          null,
+        ],
+        // r2 still has `later` (ready); r3's task is still in progress (its guard failed).
+        outstanding: [false, false, true, true],
+        listed: [[tasks[1].id, "done"]],
+        run0: runs[0].id,
+      });
+      expect((await h.store.getTask(tasks[3].id))?.status).toBe("in_progress");
+      expect((await h.store.getTask(other.id))?.status).toBe("ready");
+      expect((await h.store.getTask(tasks[1].id))?.result).toEqual({ n: 1 });
+    });
+
     it("stale requests of several attempts in one unit all go stale", async () => {
       const run = await addRun(h.store);
       const a = await addTask(h.store, run.id);
