@@ -2,7 +2,8 @@
 // that made it free or put work in front of it, instead of waking the dispatcher for a claim
 // transaction of its own (one more commit and event-loop turn per step):
 // - a finishing attempt hands its slot to the next task in dispatch order;
-// - a submit takes a free slot for the next task in dispatch order.
+// - a submit takes a free slot for the next task in dispatch order (the submits of one unit
+//   claim together at its end).
 // Both claim with the dispatcher's own order (claimInto), so which task runs next is the same as
 // if the dispatcher had claimed; attempts waiting to resume keep their priority over both.
 import { type Claimed, claimInto } from "./claim.ts";
@@ -96,11 +97,29 @@ async function claimHandedOn(
 }
 
 export interface SlotReservation {
-  /** Inside the unit: claims the next task for the reserved slot, started on commit. */
-  claim(work: Work): Promise<Claimed | null>;
+  /**
+   * Inside the unit: claims the next task for the reserved slot at the unit's end, one claim
+   * for every slot of a pool the unit's submits reserved, started on commit. `own` is the task
+   * the submit enqueued (its run's start task).
+   */
+  claim(work: Work, own: number): void;
+  /** Once the unit committed: whether its claim took `own` (nothing left for the dispatcher). */
+  readonly tookOwn: boolean;
   /** After the unit (committed or not): gives the slot back unless a claim took it. */
   settle(): void;
 }
+
+/** A reservation as its pool's claim at the unit's end sees it. */
+interface Reserved {
+  own: number;
+  /** The slot changes hands to the task claimed for it (on commit). */
+  take(claimed: Claimed): void;
+  /** The claim took `own` (on commit). */
+  tookOwn(): void;
+}
+
+/** The slots reserved in one unit, by pool: claimed together at its end. */
+const reservedIn = new WeakMap<Work, Map<Pool, Reserved[]>>();
 
 /**
  * Reserves a free slot of `poolName` for a unit about to run. The reservation counts against
@@ -112,21 +131,33 @@ export function reserveSlot(owner: SlotOwner, poolName: string): SlotReservation
   if (!pool || freeSlots(pool) <= 0 || !owner.mayClaim(pool)) return null;
   pool.reserved += 1;
   let held = true;
+  let tookOwn = false;
   return {
-    async claim(work) {
-      const [next] = await claimInto(
-        work,
-        owner.registry.workflowsOnPool(pool.name),
-        1,
-        owner.scope(pool),
-      );
-      if (!next) return null;
-      work.after(() => {
-        held = false;
-        pool.reserved -= 1;
-        owner.start(pool, next);
-      });
-      return next;
+    claim(work, own) {
+      let pools = reservedIn.get(work);
+      if (pools === undefined) {
+        const byPool = new Map<Pool, Reserved[]>();
+        reservedIn.set(work, byPool);
+        work.atEnd(() => claimReserved(owner, work, byPool));
+        pools = byPool;
+      }
+      const reserved: Reserved = {
+        own,
+        take(next) {
+          held = false;
+          pool.reserved -= 1;
+          owner.start(pool, next);
+        },
+        tookOwn() {
+          tookOwn = true;
+        },
+      };
+      const list = pools.get(pool);
+      if (list) list.push(reserved);
+      else pools.set(pool, [reserved]);
+    },
+    get tookOwn() {
+      return tookOwn;
     },
     settle() {
       if (!held) return;
@@ -134,4 +165,18 @@ export function reserveSlot(owner: SlotOwner, poolName: string): SlotReservation
       pool.reserved -= 1;
     },
   };
+}
+
+async function claimReserved(
+  owner: SlotOwner,
+  work: Work,
+  pools: Map<Pool, Reserved[]>,
+): Promise<void> {
+  for (const [pool, list] of pools) {
+    const workflows = owner.registry.workflowsOnPool(pool.name);
+    const claimed = await claimInto(work, workflows, list.length, owner.scope(pool));
+    const taken = new Set(claimed.map((c) => c.task.id));
+    for (const [i, next] of claimed.entries()) work.after(() => list[i].take(next));
+    for (const r of list) if (taken.has(r.own)) work.after(() => r.tookOwn());
+  }
 }

@@ -11,7 +11,7 @@ import { NO_OBSERVER } from "../../src/engine/observer.ts";
 import { UnitOfWork } from "../../src/engine/unit-of-work.ts";
 import { openStore } from "../../src/server/start.ts";
 import { addRun } from "../stores/contract/fixtures.ts";
-import { type Harness, startHarness } from "../support/engine-harness.ts";
+import { gate, type Harness, startHarness } from "../support/engine-harness.ts";
 import { testStoreUrl } from "../support/test-store.ts";
 
 let h: Harness | undefined;
@@ -32,6 +32,23 @@ function countTransactions(s: Store): { count: number } {
     return transact(fn);
   }) as Store["transact"];
   return counted;
+}
+
+/** Records each claim from now on: how many tasks it asked for, and how many it took. */
+function recordClaims(s: Store): Array<[number, number]> {
+  const claims: Array<[number, number]> = [];
+  const transact = s.transact.bind(s);
+  s.transact = ((fn) =>
+    transact((tx) => {
+      const claimTasks = tx.claimTasks.bind(tx);
+      tx.claimTasks = async (...args) => {
+        const got = await claimTasks(...args);
+        claims.push([args[1], got.length]);
+        return got;
+      };
+      return fn(tx);
+    })) as Store["transact"];
+  return claims;
 }
 
 describe("grouped outcomes", () => {
@@ -113,25 +130,41 @@ describe("grouped outcomes", () => {
       runs.push((await h.service.submitRun("gated", { title: `r${i}` })).run_id);
     await h.waitFor(() => running === 4, "four attempts running");
     const counted = countTransactions(h.store);
-    const claims: number[] = [];
-    const claim = h.store.transact.bind(h.store);
-    h.store.transact = ((fn) =>
-      claim((tx) => {
-        const claimTasks = tx.claimTasks.bind(tx);
-        tx.claimTasks = async (...args) => {
-          const got = await claimTasks(...args);
-          claims.push(got.length);
-          return got;
-        };
-        return fn(tx);
-      })) as Store["transact"];
+    const claims = recordClaims(h.store);
     release();
     for (const id of runs) await h.waitEvent("run.completed", (e) => e.run_id === id);
     expect(most).toBe(4);
     // The first four outcomes: one unit, whose one claim took the four waiting tasks.
-    expect(claims[0]).toBe(4);
+    expect(claims[0][1]).toBe(4);
     expect(counted.count).toBeLessThan(8);
     const started = h.named("task.started").map((e) => e.run_id);
     expect(started.sort()).toEqual([...runs].sort());
+  });
+
+  it("submits that arrive together claim their slots with one claim at their unit's end", async () => {
+    h = await startHarness({ pools: { default: { capacity: 3 } } });
+    const hold = gate();
+    const wf = workflow("held");
+    wf.node({ start: true }, async function wait() {
+      await hold.promise;
+    });
+    h.register(wf);
+    const pool = h.engine.registry.pools.get("default")!;
+    await h.waitFor(() => pool.reserved === 0, "the start's claim over");
+    const claims = recordClaims(h.store);
+    // Four submits in one turn: one shared unit; three slots free, so three reservations.
+    const ids = await Promise.all(
+      [0, 1, 2, 3].map(
+        async (i) => (await h!.service.submitRun("held", { title: `r${i}` })).run_id,
+      ),
+    );
+    await h.waitFor(() => h!.named("task.started").length === 3, "three started");
+    // One claim for the three reserved slots, which took the first three runs' start tasks
+    // (dispatch order); the fourth waits for a slot.
+    expect(claims[0]).toEqual([3, 3]);
+    const started = h.named("task.started").map((e) => e.run_id);
+    expect(started).toEqual(ids.slice(0, 3));
+    hold.open();
+    for (const id of ids) await h.waitEvent("run.completed", (e) => e.run_id === id);
   });
 });

@@ -187,13 +187,13 @@ async function insertSubmitted(
   // with a key or a schedule's fire, whose conflicts its caller retries, has a unit of its own.
   const unit = <T>(fn: (work: Work) => Promise<T>, operator: string | null) =>
     idem || fire ? core.uow.run(fn, operator) : core.uow.grouped(fn, { lane: "submits", operator });
-  return unit(async (work) => {
+  const done = await unit(async (work) => {
     const expiredBefore = work.now - core.idempotencyWindowMs;
     if (idem) {
       const found = await work.tx.getIdempotencyKey(idem.key);
       if (found && found.created >= expiredBefore) {
         checkKey(found, workflow, idem);
-        return { runId: found.run_id, tookOwn: false, replayed: true };
+        return { runId: found.run_id, replayed: true };
       }
     }
     const id = newRunId(work.now);
@@ -215,9 +215,11 @@ async function insertSubmitted(
       }
       await work.tx.expireIdempotencyKeys(expiredBefore, EXPIRE_BATCH);
     }
-    const claimed = await slot?.claim(work);
-    return { runId: run.id, tookOwn: claimed?.task.id === start.id, replayed: false };
+    // The slot is claimed for at the unit's end, with the other submits' of the unit.
+    slot?.claim(work, start.id);
+    return { runId: run.id, replayed: false };
   }, how.operator ?? null);
+  return { ...done, tookOwn: !done.replayed && slot?.tookOwn === true };
 }
 
 type RunPayload = { title: string; description: string; input: Json };
