@@ -12,6 +12,7 @@ import type { StoreWriter } from "../../src/engine/index.ts";
 import { openPostgresStore, type PostgresStore } from "../../src/stores/postgres/index.ts";
 import { BehindFailedUnit } from "../../src/stores/postgres/transaction.ts";
 import { dropSchemas, freshSchema, postgres, withAdmin, withSchema } from "../support/postgres.ts";
+import { eventually } from "../support/wait.ts";
 import {
   addRun,
   addTask,
@@ -166,6 +167,39 @@ describe.skipIf(postgres.url === null)("postgres pipelined writes", () => {
       ["local-before", 2],
       ["local-after", 3],
     ]);
+  });
+
+  it("a statement sent behind a BEGIN whose lock failed fails, and the batch changes nothing", async () => {
+    const s = await store();
+    const run = await addRun(s);
+    const task = await addTask(s, run.id);
+    const schema = lastSchema;
+    const outcome = await withAdmin(async (admin) => {
+      // The schema's write lock, held here: the store's BEGIN waits for it.
+      await admin.query("SELECT pg_advisory_lock(hashtext($1))", [`yardmaster:${schema}:write`]);
+      // The unit's update goes out behind BEGIN without waiting for it.
+      const unit = s.transact((tx) => tx.updateTask(task.id, { status: "done", result: 1 }));
+      unit.catch(() => {});
+      const waiting = await eventually(async () => {
+        const { rows } = await admin.query(
+          "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%pg_advisory_xact_lock%'",
+        );
+        return rows[0]?.pid as number | undefined;
+      }, "the store's BEGIN waiting for the lock");
+      // Its lock wait fails (as a lock timeout would); so does what was sent behind it.
+      await admin.query("SELECT pg_cancel_backend($1)", [waiting]);
+      const settled = await unit.then(
+        () => "committed",
+        (error: unknown) => String(error),
+      );
+      await admin.query("SELECT pg_advisory_unlock(hashtext($1))", [`yardmaster:${schema}:write`]);
+      return settled;
+    });
+    expect(outcome).toMatch(/cancel/i);
+    expect((await s.getTask(task.id))?.status).toBe("ready");
+    // The store goes on: the next unit commits.
+    await s.transact((tx) => tx.updateTask(task.id, { status: "done", result: 2 }));
+    expect((await s.getTask(task.id))?.result).toBe(2);
   });
 
   it("a lone unit whose write failed is rolled back", async () => {

@@ -2,8 +2,9 @@
 // COMMIT for the batch, each callback in its own SAVEPOINT when there are several (a callback
 // that throws rolls back only its own writes), and no promise settled before the COMMIT (or
 // ROLLBACK) that decided it. A callback starts as soon as its turn comes, without waiting for
-// BEGIN or its SAVEPOINT to come back: its first statement waits for BEGIN (and fails, unsent, if
-// it did) and is queued behind the SAVEPOINT. The savepoints cost one round trip a callback
+// BEGIN or its SAVEPOINT to come back: its statements go out behind them on the connection (a
+// statement behind a BEGIN that failed fails too, and the batch with it; only the ids a batch
+// hands out, batch-ids.ts, wait for BEGIN's reads). The savepoints cost one round trip a callback
 // after the first: the first is opened with BEGIN, each next one is released and opened again
 // in one query (`RELEASE SAVEPOINT unit; SAVEPOINT unit`, not waited for), ROLLBACK TO keeps the
 // savepoint of a callback that failed for the next, and COMMIT ends the last without a RELEASE.
@@ -131,18 +132,19 @@ class TxDb implements Db {
   constructor(
     private readonly pipe: Pipeline,
     private readonly unit: number,
-    /** BEGIN, sent but maybe not answered yet. */
-    private readonly ready: Promise<unknown>,
   ) {}
 
   end(): void {
     this.#live = false;
   }
 
-  /** Waits for BEGIN (a statement of a batch whose BEGIN failed is never sent). */
-  async #ready(): Promise<void> {
-    if (!this.#live) throw new Error("store: transaction already finished");
-    await this.ready;
+  /**
+   * Refuses a statement once the callback has finished. BEGIN is not waited for: a statement
+   * goes out behind it on the connection and runs in its transaction, or, should BEGIN's lock or
+   * reads fail, fails as every statement of an aborted transaction does (25P02), and the batch
+   * fails with BEGIN's error (`settle`).
+   */
+  #check(): void {
     if (!this.#live) throw new Error("store: transaction already finished");
   }
 
@@ -156,14 +158,14 @@ class TxDb implements Db {
   }
 
   async run(statement: Statement, values: readonly unknown[] = []) {
-    await this.#ready();
+    this.#check();
     const result = await this.#send(statement, values, false);
     return { rows: result.rows, count: result.rowCount ?? 0 };
   }
 
   /** Sent, not waited for: a failure is the unit's, found when the batch next waits (`settle`). */
   async write(statement: Statement, values: readonly unknown[] = []): Promise<void> {
-    await this.#ready();
+    this.#check();
     this.#send(statement, values, true).catch(() => {});
   }
 }
@@ -208,7 +210,7 @@ interface BatchState {
 }
 
 async function runUnit(state: BatchState, unit: QueuedUnit): Promise<Ran> {
-  const db = new TxDb(state.pipe, state.ran.length, state.begin);
+  const db = new TxDb(state.pipe, state.ran.length);
   const writer = new PgWriter(db, state.schema, state.runs, state.ids);
   const ids = state.ids.mark();
   let outcome: Outcome;
@@ -265,6 +267,11 @@ async function settle(state: BatchState): Promise<boolean> {
   await state.ids.reset(failed.ids);
   await pipe.client.query("ROLLBACK TO SAVEPOINT unit");
   return true;
+}
+
+/** PostgreSQL's "current transaction is aborted" (in_failed_sql_transaction). */
+function isAborted(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "25P02";
 }
 
 function errorOf(outcome: Outcome): unknown {
@@ -364,8 +371,12 @@ export async function runBatch(
   }
   batch.forEach((unit, i) => {
     const outcome: Outcome | undefined = ran[i]?.outcome;
-    if (outcome !== undefined && !outcome.ok) unit.reject(outcome.error);
-    else if (failure !== null || outcome === undefined) unit.reject(failure?.error);
+    // A statement refused as the transaction was already aborted tells nothing of its own: the
+    // batch's failure (BEGIN's, say) is the cause.
+    if (outcome === undefined || (failure !== null && !outcome.ok && isAborted(outcome.error))) {
+      unit.reject(failure?.error);
+    } else if (!outcome.ok) unit.reject(outcome.error);
+    else if (failure !== null) unit.reject(failure.error);
     else unit.resolve(outcome.value);
   });
 }
