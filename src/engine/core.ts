@@ -20,6 +20,11 @@ export interface LiveAttempt {
   timer: PausableTimer | null;
   /** Whether the attempt holds a pool slot now (it gives it up while waiting on a person). */
   holdsSlot: boolean;
+  /**
+   * The pool's wake count (`Pool.wakes`) when the claim of the attempt's outcome unit, made for
+   * its slot, found nothing to take: the store had no claimable task then (slot-claims.ts).
+   */
+  foundNothingAt?: number;
 }
 
 export interface EngineCore {

@@ -36,6 +36,8 @@ export class Dispatcher {
     if (this.#stopped) return;
     const pools = poolName ? [poolName] : [...this.core.registry.pools.keys()];
     for (const name of pools) {
+      const pool = this.core.registry.pools.get(name);
+      if (pool) pool.wakes += 1;
       if (this.#filling.has(name)) this.#again.add(name);
       else void this.#fill(name);
     }
@@ -202,6 +204,9 @@ export class Dispatcher {
         // person (which woke the pool then), frees nothing now: nothing new to claim for.
         if (!live.holdsSlot) return;
         pool.inFlight -= 1;
+        // Nor is there anything when the outcome's own claim for this slot found nothing and no
+        // claimable work has arrived since (the pool was not woken).
+        if (live.foundNothingAt === pool.wakes) return;
         this.wake(pool.name);
       });
     this.#running.add(done);

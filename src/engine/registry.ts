@@ -26,6 +26,12 @@ export interface Pool {
    * attempt hands its slot on). The capacity itself is counted over all servers by the claim.
    */
   share: number;
+  /**
+   * How many times the pool was woken (`Dispatcher.wake`): every new piece of claimable work
+   * (an enqueue no claim took, a resume, another server's commit, a due timer) wakes it, so an
+   * unchanged count says none arrived since.
+   */
+  wakes: number;
 }
 
 /** Slots of `pool` that no attempt holds and no claim under way was promised. */
@@ -57,7 +63,7 @@ export class Registry {
     readonly defaults: NodeDefaults,
   ) {
     for (const [name, { capacity }] of Object.entries(pools)) {
-      this.pools.set(name, { name, capacity, inFlight: 0, reserved: 0, share: capacity });
+      this.pools.set(name, { name, capacity, inFlight: 0, reserved: 0, share: capacity, wakes: 0 });
     }
   }
 

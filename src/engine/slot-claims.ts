@@ -93,6 +93,16 @@ async function claimHandedOn(
     }
     const taken = new Set(claimed.map((c) => c.task.id));
     if (enqueued.some((id) => !taken.has(id))) work.after(() => owner.wake());
+    else if (claimed.length < lives.length) {
+      // The store had no claimable task left (the claim runs under the write lock): the slots
+      // not handed on free nothing to claim for unless the pool is woken before they are freed.
+      const mark = pool.wakes;
+      for (const live of lives.slice(claimed.length)) {
+        work.after(() => {
+          live.foundNothingAt = mark;
+        });
+      }
+    }
   }
 }
 

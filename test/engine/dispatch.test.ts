@@ -224,13 +224,36 @@ describe("dispatch", () => {
     });
     const { run_id } = await h.service.submitRun("steps", { title: "chain" });
     await h.waitEvent("run.completed", (e) => e.run_id === run_id);
-    // The submit claims `a`, and each step's outcome claims its successor in its own unit
-    // (c's claim finds nothing): no claim of the dispatcher's own, in a unit of its own.
-    const before = seen.slice(0, seen.indexOf("run.completed"));
-    expect(before).toEqual(Array(4).fill("claim in a unit"));
+    // c's slot is freed when its attempt ends, after the commit; a claim that wake asked for
+    // would be queued by then, and done once a transaction queued after it is.
+    await h.waitFor(() => pool.inFlight === 0, "c's slot freed");
+    await h.store.transact(async () => {});
+    // The submit claims `a`, and each step's outcome claims its successor in its own unit; c's
+    // finds nothing, and nothing arrived since: no claim of the dispatcher's own, in a unit of
+    // its own, before the run's end or after it.
+    expect(seen).toEqual([...Array(4).fill("claim in a unit"), "run.completed"]);
     const done = h.named("task.done", run_id).map((e) => (e.data as { node: string }).node);
     expect(done).toEqual(["a", "b", "c"]);
   });
+  it("a slot whose claim found nothing still goes to a run submitted before it was freed", async () => {
+    h = await startHarness({ pools: { default: { capacity: 1 } } });
+    const hold = gate();
+    const wf = workflow("one");
+    wf.node({ start: true }, async function only({}: any, input: { title: string }) {
+      if (input.title === "x") await hold.promise;
+    });
+    h.register(wf);
+    const x = await h.service.submitRun("one", { title: "x" });
+    await h.waitEvent("task.started", (e) => e.run_id === x.run_id);
+    // x's outcome (its claim finds nothing) and y's submit (no free slot: x still holds it)
+    // are asked for in one turn, so they commit together; y's task is claimable only once x's
+    // slot is freed, after that commit.
+    hold.open();
+    const y = await h.service.submitRun("one", { title: "y" });
+    await h.waitEvent("run.completed", (e) => e.run_id === x.run_id);
+    await h.waitEvent("run.completed", (e) => e.run_id === y.run_id);
+  });
+
   it("a step that enqueues more than the slot it hands on wakes the dispatcher for the rest", async () => {
     h = await startHarness({ pools: { default: { capacity: 3 } } });
     const hold = gate();
