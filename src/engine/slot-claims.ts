@@ -74,7 +74,9 @@ async function claimHandedOn(
   pools: Map<Pool, HandedOn>,
 ): Promise<void> {
   for (const [pool, { lives, enqueued }] of pools) {
-    const claimed = owner.mayClaim(pool)
+    // No claim while attempts wait to take a slot back (the dispatcher serves them first).
+    const claiming = owner.mayClaim(pool);
+    const claimed = claiming
       ? await claimInto(
           work,
           owner.registry.workflowsOnPool(pool.name),
@@ -93,7 +95,7 @@ async function claimHandedOn(
     }
     const taken = new Set(claimed.map((c) => c.task.id));
     if (enqueued.some((id) => !taken.has(id))) work.after(() => owner.wake());
-    else if (claimed.length < lives.length) {
+    else if (claiming && claimed.length < lives.length) {
       // The store had no claimable task left (the claim runs under the write lock): the slots
       // not handed on free nothing to claim for unless the pool is woken before they are freed.
       const mark = pool.wakes;

@@ -315,7 +315,8 @@ export interface TaskPatch {
  */
 export function shapeOf({ patch, guard = {} }: TaskPatch): string | null {
   if (guard.room !== undefined) return null;
-  const fields = Object.keys(owned(patch)).filter((k) => (patch as Row)[k] !== undefined);
+  const written = owned(patch) as Row;
+  const fields = Object.keys(written).filter((k) => written[k] !== undefined);
   if (!fields.length || fields.some((f) => !(f in TASK_TYPES))) return null;
   const status = guard.status === undefined ? "-" : [...guard.status].join(" ");
   return `${fields.join(",")}|${status}|${guard.claim === undefined ? "" : "claim"}`;
@@ -367,10 +368,11 @@ export async function updateTasks(
     updateTasksTexts.set(key, statement);
   }
   const answered = await rows(db, statement, values);
+  const byId = new Map(list.map((u) => [u.id, u.patch]));
   const out = new Map<number, Updated>();
   for (const row of answered) {
-    const patch = list.find((u) => u.id === Number(row.id))!.patch;
-    out.set(Number(row.id), updatedOf(row, settleRead(patch)));
+    const id = Number(row.id);
+    out.set(id, updatedOf(row, settleRead(byId.get(id)!)));
   }
   return out;
 }
