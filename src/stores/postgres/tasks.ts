@@ -345,7 +345,8 @@ export async function updateTasks(
     values.push(patches.map((p) => (isJson ? json(p[f]) : p[f])));
   }
   if (guard.claim !== undefined) values.push(list.map((u) => u.guard!.claim));
-  const key = `${fields.join(",")}|${guard.status?.join(" ") ?? ""}|${guard.claim !== undefined}`;
+  // Every update of the list has this shape (the caller grouped them by it).
+  const key = shapeOf(list[0])!;
   let statement = updateTasksTexts.get(key);
   if (statement === undefined) {
     const arrayType = (f: string) => (TASK_TYPES[f] === "json" ? "text" : TASK_TYPES[f]);

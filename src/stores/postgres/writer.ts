@@ -280,7 +280,8 @@ export class PgWriter extends PgReader implements StoreWriter {
     for (const u of updates) {
       const shape = runs.size === updates.length ? tasks.shapeOf(u) : null;
       if (shape === null) alone.push(u);
-      else shapes.set(shape, [...(shapes.get(shape) ?? []), u]);
+      else if (shapes.has(shape)) shapes.get(shape)!.push(u);
+      else shapes.set(shape, [u]);
     }
     const answers = new Map<number, Promise<TaskRecord | null>>();
     for (const list of shapes.values()) {
