@@ -29,9 +29,9 @@ function resultOf(routing: Routing): Json {
   return routing.fanout ? payloads : (payloads[0] ?? null);
 }
 
-/** One `TaskUpdate` on its own. */
-function updateOne(work: Work, { id, patch, guard, runId }: TaskUpdate) {
-  return work.tx.updateTask(id, patch, guard, runId);
+/** One `TaskUpdate` on its own, answered as an early one is. */
+async function updateOne(work: Work, { id, patch, guard, runId }: TaskUpdate) {
+  return { task: await work.tx.updateTask(id, patch, guard, runId), later: false };
 }
 
 export async function completeAttempt(
@@ -57,7 +57,7 @@ export async function completeAttempt(
   // The update may go out with the other outcomes' of the unit (UnitOfWork.grouped).
   const sharing = { lane: OUTCOMES, key: task.run_id, early: update };
   return core.uow.grouped(async (work, sent) => {
-    const done = await (sent ?? updateOne(work, update(work)));
+    const { task: done, later } = await (sent ?? updateOne(work, update(work)));
     if (!done) return false;
     await staleOpenRequests(work, done.id);
     const transitions = routing.kind === "end" ? [] : routing.transitions.map((t) => t.edge);
@@ -73,7 +73,9 @@ export async function completeAttempt(
       routing.kind === "transitions" && routing.transitions.length > 0
         ? await applyTransitions(work, core.registry, run, done, routing)
         : [];
-    if (!enqueued.length) await settleRun(work, run.id, done);
+    // A task of the run whose update went with this one's, after it (`Early.later`), is
+    // outstanding until its own turn: the run is not settled yet.
+    if (!enqueued.length && !later) await settleRun(work, run.id, done);
     await handOn(core, work, live, enqueued);
     return true;
   }, sharing);

@@ -249,8 +249,8 @@ export interface StoreWriter extends StoreReader {
     runId?: string,
   ): Promise<TaskRecord | null>;
   /**
-   * `updateTask` for each of `updates`, answered in order: tasks of distinct runs, each named
-   * (`runId`), so that no update changes what another reads. PostgreSQL sends those of one
+   * `updateTask` for each of `updates`, answered in order, each task's run named (`runId`).
+   * Several may be of one run; a read after them sees them all. PostgreSQL sends those of one
    * shape (the same fields and guard) as one statement.
    */
   updateTasks(updates: readonly TaskUpdate[]): Promise<Array<TaskRecord | null>>;

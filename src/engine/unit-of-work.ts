@@ -142,8 +142,13 @@ function runsOf(events: readonly NewEvent[]): string[] {
   return [...out];
 }
 
-/** A task update started before the callback runs (`Sharing.early`): its answer. */
-export type Early = Promise<TaskRecord | null>;
+/**
+ * A task update started before the callback runs (`Sharing.early`): its answer, and whether a
+ * task of the same run updated after it in the same call held (`later`). That task was still
+ * outstanding when this callback's turn came, in the order the unit runs its callbacks: the
+ * callback must not take the run for settled.
+ */
+export type Early = Promise<{ task: TaskRecord | null; later: boolean }>;
 
 interface Grouped<T> {
   fn: (work: Work, early?: Early) => Promise<T>;
@@ -169,9 +174,10 @@ export interface Sharing {
   readonly key?: string;
   /**
    * The callback's first store call, a task update of its run (`key`), which may go out before
-   * the callbacks ahead of it in the unit have run: only when each of those names its run and
-   * no callback of the unit has the same run, so that nothing ahead of it reads or writes what
-   * the update changes.
+   * the callbacks ahead of it in the unit have run: only when each of those names its run, and
+   * every callback of the unit with the same run has an early update too (callbacks that change
+   * no task of their run but their own), so that nothing ahead of it reads or writes what the
+   * update changes but what `Early.later` tells.
    */
   readonly early?: (work: Work) => TaskUpdate;
 }
@@ -181,22 +187,27 @@ export interface Sharing {
  * PostgreSQL they go out as one statement instead of one each.
  */
 function startEarly(work: Work, items: ReadonlyArray<Grouped<unknown>>): Array<Early | undefined> {
-  const runs = new Map<string, number>();
+  // Runs with a callback that has no early update: theirs wait for their turn.
+  const waiting = new Set<string>();
   for (const item of items) {
-    if (item.key !== undefined) runs.set(item.key, (runs.get(item.key) ?? 0) + 1);
+    if (item.key !== undefined && item.early === undefined) waiting.add(item.key);
   }
   let keyed = true;
   const going: number[] = [];
   for (const [i, item] of items.entries()) {
-    const alone = item.key !== undefined && runs.get(item.key) === 1;
-    if (keyed && alone && item.early !== undefined && items.length > 1) going.push(i);
+    const may = item.key !== undefined && !waiting.has(item.key) && item.early !== undefined;
+    if (keyed && may && items.length > 1) going.push(i);
     keyed &&= item.key !== undefined;
   }
   const early = new Array<Early | undefined>(items.length);
   if (!going.length) return early;
   const answers = work.tx.updateTasks(going.map((i) => items[i].early!(work)));
   for (const [k, i] of going.entries()) {
-    const answer = answers.then((all) => all[k]);
+    const key = items[i].key;
+    const answer = answers.then((all) => ({
+      task: all[k],
+      later: going.some((j, m) => m > k && items[j].key === key && all[m] !== null),
+    }));
     // Awaited by its callback; one that never runs (one ahead of it threw) must not be
     // reported as unhandled.
     answer.catch(() => {});

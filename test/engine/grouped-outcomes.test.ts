@@ -51,6 +51,36 @@ function recordClaims(s: Store): Array<[number, number]> {
   return claims;
 }
 
+/** Records each `updateTasks` call from now on: the runs of its updates, in order. */
+function recordUpdateCalls(s: Store): string[][] {
+  const calls: string[][] = [];
+  const transact = s.transact.bind(s);
+  s.transact = ((fn) =>
+    transact((tx) => {
+      const updateTasks = tx.updateTasks.bind(tx);
+      tx.updateTasks = (updates) => {
+        calls.push(updates.map((u) => u.runId));
+        return updateTasks(updates);
+      };
+      return fn(tx);
+    })) as Store["transact"];
+  return calls;
+}
+
+/** A run of four parts held at `hold`, each ending its branch with its name in capitals. */
+function fourParts(name: string, hold: Promise<void>, fails = "") {
+  const wf = workflow(name);
+  wf.node({ start: true }, async function split({ part }: any) {
+    return ["a", "b", "c", "d"].map((p) => part(p));
+  });
+  wf.node(async function part({}: any, p: string) {
+    await hold;
+    if (p === fails) throw new Error(`part ${p} broke`);
+    return p.toUpperCase();
+  });
+  return wf;
+}
+
 describe("grouped outcomes", () => {
   it("callbacks asked for together share one transaction and resolve each with its own value", async () => {
     store = await openStore(testStoreUrl(mkdtempSync(join(tmpdir(), "ym-group-"))));
@@ -166,5 +196,42 @@ describe("grouped outcomes", () => {
     expect(started).toEqual(ids.slice(0, 3));
     hold.open();
     for (const id of ids) await h.waitEvent("run.completed", (e) => e.run_id === id);
+  });
+
+  it("branches of one run that end together update in one call; the run ends once, after them all", async () => {
+    h = await startHarness({ pools: { default: { capacity: 4 } } });
+    const hold = gate();
+    h.register(fourParts("four", hold.promise));
+    const { run_id } = await h.service.submitRun("four", { title: "t" });
+    await h.waitFor(() => h!.named("task.started", run_id).length === 5, "four parts running");
+    const calls = recordUpdateCalls(h.store);
+    hold.open();
+    const completed = await h.waitEvent("run.completed", (e) => e.run_id === run_id);
+    // The four outcomes shared a unit and their updates went as one call.
+    expect(calls).toEqual([[run_id, run_id, run_id, run_id]]);
+    expect(completed.data.output).toEqual(["A", "B", "C", "D"]);
+    // Settled once, after the last branch's outcome, as one outcome at a time would have.
+    const names = h.events.filter((e) => e.run_id === run_id).map((e) => e.name);
+    expect(names.filter((n) => n === "run.completed")).toHaveLength(1);
+    expect(names.lastIndexOf("task.done")).toBeLessThan(names.indexOf("run.completed"));
+    expect(h.named("task.done", run_id)).toHaveLength(5);
+  });
+
+  it("a failure among a run's outcomes keeps that run's updates in turn; the run fails after them all", async () => {
+    h = await startHarness({ pools: { default: { capacity: 4 } } });
+    const hold = gate();
+    h.register(fourParts("four", hold.promise, "b"));
+    const { run_id } = await h.service.submitRun("four", { title: "t" });
+    await h.waitFor(() => h!.named("task.started", run_id).length === 5, "four parts running");
+    const calls = recordUpdateCalls(h.store);
+    hold.open();
+    const failed = await h.waitEvent("run.failed", (e) => e.run_id === run_id);
+    expect(failed.data.error).toMatch(/part b broke/);
+    // The dead-lettered outcome has no early update: none of its run's goes before its turn.
+    expect(calls).toEqual([]);
+    const names = h.events.filter((e) => e.run_id === run_id).map((e) => e.name);
+    expect(names.filter((n) => n === "run.failed")).toHaveLength(1);
+    expect(names.lastIndexOf("task.done")).toBeLessThan(names.indexOf("run.failed"));
+    expect(h.named("task.done", run_id)).toHaveLength(4);
   });
 });

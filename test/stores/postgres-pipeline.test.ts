@@ -502,6 +502,40 @@ describe.skipIf(postgres.url === null)("postgres pipelined writes", () => {
     expect((await s.getTask(left.id))?.status).toBe("ready");
   });
 
+  it("updates of one run's tasks go as one statement; its settling is read again after them", async () => {
+    const s = await store();
+    const run = await addRun(s);
+    const tasks = [await addTask(s, run.id), await addTask(s, run.id), await addTask(s, run.id)];
+    const sent: string[] = [];
+    const query = pg.Client.prototype.query;
+    const seen = await s.transact(async (tx) => {
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const q = args[0] as string | { text: string };
+        sent.push(typeof q === "string" ? q : q.text);
+        return (query as (...a: unknown[]) => unknown).apply(this, args);
+      } as typeof query;
+      try {
+        const end = { status: "done" as const, terminal: true, result: 1, result_present: true };
+        const done = await tx.updateTasks(
+          tasks.map((t) => ({
+            id: t.id,
+            patch: end,
+            guard: { status: ["ready" as const] },
+            runId: run.id,
+          })),
+        );
+        const updates = sent.length;
+        // Each row's read left out the others, which it saw still ready: none of it is kept.
+        const outstanding = await tx.hasOutstandingTasks(run.id);
+        return { done: done.map((t) => t?.status), updates, outstanding };
+      } finally {
+        pg.Client.prototype.query = query;
+      }
+    });
+    expect(seen).toEqual({ done: ["done", "done", "done"], updates: 1, outstanding: false });
+    expect(sent.filter((text) => /\btasks\b/.test(text))).toHaveLength(2);
+  });
+
   it("a run's end held past a claim still ends the run, and the claim takes the next run's task", async () => {
     const s = await store();
     const ending = await addRun(s, { id: "ending", workflow: "w", status: "running" });

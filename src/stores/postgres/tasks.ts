@@ -325,12 +325,13 @@ export function shapeOf({ patch, guard = {} }: TaskPatch): string | null {
 const updateTasksTexts = new Map<string, Statement>();
 
 /**
- * `updateTask` for several tasks of one shape (`shapeOf`) and of distinct runs, as one
- * statement: each row is set from its own values (arrays, one per field) where its own guard
- * holds. Every row answers the settling probe as its patch asks (`settleRead`): whether a task
- * of its run is outstanding, and the lists when it ended its branch. The rows' probes see the
- * runs as they were before the statement, which is what separate updates would see as long as
- * no two rows share a run. Answers each task's update by id (absent: its guard did not hold).
+ * `updateTask` for several tasks of one shape (`shapeOf`), as one statement: each row is set
+ * from its own values (arrays, one per field) where its own guard holds. Every row answers the
+ * settling probe as its patch asks (`settleRead`): whether a task of its run is outstanding,
+ * and the lists when it ended its branch. The rows' probes see the runs as they were before
+ * the statement, which is what separate updates would see as long as no two rows share a run
+ * (the writer keeps no read of a run that has several). Answers each task's update by id
+ * (absent: its guard did not hold).
  */
 export async function updateTasks(
   db: Db,

@@ -276,9 +276,8 @@ export class PgWriter extends PgReader implements StoreWriter {
     // Those of one shape go as one statement (tasks.ts); the others one by one, sent together.
     const shapes = new Map<string, TaskUpdate[]>();
     const alone: TaskUpdate[] = [];
-    const runs = new Set(updates.map((u) => u.runId));
     for (const u of updates) {
-      const shape = runs.size === updates.length ? tasks.shapeOf(u) : null;
+      const shape = tasks.shapeOf(u);
       if (shape === null) alone.push(u);
       else if (shapes.has(shape)) shapes.get(shape)!.push(u);
       else shapes.set(shape, [u]);
@@ -296,9 +295,17 @@ export class PgWriter extends PgReader implements StoreWriter {
       }
     }
     for (const u of alone) answers.set(u.id, this.updateTask(u.id, u.patch, u.guard, u.runId));
-    return Promise.all(updates.map((u) => answers.get(u.id)!));
+    const out = await Promise.all(updates.map((u) => answers.get(u.id)!));
+    // What an update read of its run's other tasks left out the updates beside it, whichever
+    // statement they went in: no read of a run with several is kept.
+    const seen = new Set<string>();
+    for (const u of updates) {
+      if (seen.has(u.runId)) this.#settling.delete(u.runId);
+      seen.add(u.runId);
+    }
+    return out;
   }
-  /** Updates of one shape and of distinct runs, in one statement (`tasks.updateTasks`). */
+  /** Updates of one shape, in one statement (`tasks.updateTasks`). */
   async #updateTogether(list: readonly TaskUpdate[]): Promise<Map<number, TaskRecord>> {
     const full = list.some((u) => tasks.settleRead(u.patch) === "full");
     await this.#beforeUpdate(
@@ -310,7 +317,7 @@ export class PgWriter extends PgReader implements StoreWriter {
     for (const u of list) this.#settling.delete(u.runId);
     const updated = await sending;
     const named = new Map(list.map((u) => [u.id, u.runId]));
-    // Rows of one run in one statement do not see each other's update: no read of theirs holds.
+    // A row of another run than the one named: what was read of any run may have changed.
     if ([...updated.values()].some((x) => x.task.run_id !== named.get(x.task.id))) {
       this.#misnamed();
     }

@@ -276,6 +276,36 @@ export function mixedClaimsContract(h: Harness): void {
       expect((await h.store.getTask(tasks[1].id))?.result).toEqual({ n: 1 });
     });
 
+    it("updates of one run's tasks together: reads after them see every one", async () => {
+      const a = await addRun(h.store, { workflow: "w1", status: "running" });
+      const b = await addRun(h.store, { workflow: "w1", status: "running" });
+      const ta = [await addTask(h.store, a.id), await addTask(h.store, a.id)];
+      ta.push(await addTask(h.store, a.id, { node: "third" }));
+      const tb = await addTask(h.store, b.id);
+      const end = { status: "done" as const, terminal: true, result: 1, result_present: true };
+      const ready = { status: ["ready" as const] };
+      const seen = await h.store.transact(async (tx) => {
+        const done = await tx.updateTasks([
+          { id: ta[0].id, patch: end, guard: ready, runId: a.id },
+          { id: tb.id, patch: end, guard: ready, runId: b.id },
+          { id: ta[1].id, patch: end, guard: ready, runId: a.id },
+          // Another shape, so on PostgreSQL another statement.
+          { id: ta[2].id, patch: { ...end, error: null }, guard: ready, runId: a.id },
+        ]);
+        const outstanding = [
+          await tx.hasOutstandingTasks(a.id),
+          await tx.hasOutstandingTasks(b.id),
+        ];
+        const listed = (await tx.listTasks({ run_id: a.id })).map((t) => [t.id, t.status]);
+        return { done: done.map((t) => t?.id), outstanding, listed };
+      });
+      expect(seen).toEqual({
+        done: [ta[0].id, tb.id, ta[1].id, ta[2].id],
+        outstanding: [false, false],
+        listed: ta.map((t) => [t.id, "done"]),
+      });
+    });
+
     it("stale requests of several attempts in one unit all go stale", async () => {
       const run = await addRun(h.store);
       const a = await addTask(h.store, run.id);
