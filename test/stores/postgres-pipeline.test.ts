@@ -39,6 +39,21 @@ async function store(): Promise<PostgresStore> {
   return s;
 }
 
+/** Runs `fn` with every statement the writer sends recorded in `sent` (its text). */
+async function recordSent<T>(sent: string[], fn: () => Promise<T>): Promise<T> {
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const q = args[0] as string | { text: string };
+    sent.push(typeof q === "string" ? q : q.text);
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    return await fn();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+}
+
 describe.skipIf(postgres.url === null)("postgres pipelined writes", () => {
   it("a later read in the unit sees a write sent without waiting", async () => {
     const s = await store();
@@ -467,14 +482,8 @@ describe.skipIf(postgres.url === null)("postgres pipelined writes", () => {
     tasks.push(await addTask(s, runs[2].id));
     const left = await addTask(s, runs[2].id, { node: "left" });
     const sent: string[] = [];
-    const query = pg.Client.prototype.query;
-    const seen = await s.transact(async (tx) => {
-      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-        const q = args[0] as string | { text: string };
-        sent.push(typeof q === "string" ? q : q.text);
-        return (query as (...a: unknown[]) => unknown).apply(this, args);
-      } as typeof query;
-      try {
+    const seen = await s.transact((tx) =>
+      recordSent(sent, async () => {
         const end = { status: "done" as const, terminal: true, result: 1, result_present: true };
         const done = await tx.updateTasks(
           tasks.map((t, i) => ({
@@ -488,10 +497,8 @@ describe.skipIf(postgres.url === null)("postgres pipelined writes", () => {
         for (const run of runs) outstanding.push(await tx.hasOutstandingTasks(run.id));
         const listed = (await tx.listTasks({ run_id: runs[0].id })).map((t) => t.status);
         return { done: done.map((t) => t?.status), outstanding, listed };
-      } finally {
-        pg.Client.prototype.query = query;
-      }
-    });
+      }),
+    );
     expect(seen).toEqual({
       done: ["done", "done", "done"],
       outstanding: [false, false, true],
@@ -507,14 +514,8 @@ describe.skipIf(postgres.url === null)("postgres pipelined writes", () => {
     const run = await addRun(s);
     const tasks = [await addTask(s, run.id), await addTask(s, run.id), await addTask(s, run.id)];
     const sent: string[] = [];
-    const query = pg.Client.prototype.query;
-    const seen = await s.transact(async (tx) => {
-      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-        const q = args[0] as string | { text: string };
-        sent.push(typeof q === "string" ? q : q.text);
-        return (query as (...a: unknown[]) => unknown).apply(this, args);
-      } as typeof query;
-      try {
+    const seen = await s.transact((tx) =>
+      recordSent(sent, async () => {
         const end = { status: "done" as const, terminal: true, result: 1, result_present: true };
         const done = await tx.updateTasks(
           tasks.map((t) => ({
@@ -528,10 +529,8 @@ describe.skipIf(postgres.url === null)("postgres pipelined writes", () => {
         // Each row's read left out the others, which it saw still ready: none of it is kept.
         const outstanding = await tx.hasOutstandingTasks(run.id);
         return { done: done.map((t) => t?.status), updates, outstanding };
-      } finally {
-        pg.Client.prototype.query = query;
-      }
-    });
+      }),
+    );
     expect(seen).toEqual({ done: ["done", "done", "done"], updates: 1, outstanding: false });
     expect(sent.filter((text) => /\btasks\b/.test(text))).toHaveLength(2);
   });
