@@ -201,13 +201,19 @@ function startEarly(work: Work, items: ReadonlyArray<Grouped<unknown>>): Array<E
   }
   const early = new Array<Early | undefined>(items.length);
   if (!going.length) return early;
-  const answers = work.tx.updateTasks(going.map((i) => items[i].early!(work)));
+  const answers = work.tx.updateTasks(going.map((i) => items[i].early!(work))).then((all) => {
+    // From the last: the runs with an update that held after this one.
+    const held = new Set<string>();
+    const out = new Array<{ task: TaskRecord | null; later: boolean }>(all.length);
+    for (let k = all.length - 1; k >= 0; k--) {
+      const key = items[going[k]].key!;
+      out[k] = { task: all[k], later: held.has(key) };
+      if (all[k] !== null) held.add(key);
+    }
+    return out;
+  });
   for (const [k, i] of going.entries()) {
-    const key = items[i].key;
-    const answer = answers.then((all) => ({
-      task: all[k],
-      later: going.some((j, m) => m > k && items[j].key === key && all[m] !== null),
-    }));
+    const answer = answers.then((all) => all[k]);
     // Awaited by its callback; one that never runs (one ahead of it threw) must not be
     // reported as unhandled.
     answer.catch(() => {});
