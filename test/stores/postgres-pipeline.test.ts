@@ -229,6 +229,40 @@ describe.skipIf(postgres.url === null)("postgres pipelined writes", () => {
     expect(await s.getRun("pipe-alone")).toBeNull();
   });
 
+  it("a lone unit's COMMIT goes out before its last write has answered; the next batch sees it", async () => {
+    const s = await store();
+    const run = await addRun(s);
+    const seen: string[] = [];
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const q = args[0] as string | { text: string };
+      const text = (typeof q === "string" ? q : q.text).trim();
+      const word = /COMMIT$/.test(text) ? "COMMIT" : text.split(/\s+/).slice(0, 3).join(" ");
+      seen.push(`sent ${word}`);
+      const answer = (query as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+      answer.then(
+        () => seen.push(`answered ${word}`),
+        () => {},
+      );
+      return answer;
+    } as typeof query;
+    try {
+      await s.transact(async (tx) => {
+        await tx.appendEvents(
+          [{ name: "run.updated", run_id: run.id, task_id: null, data: { n: 1 } }],
+          1,
+        );
+      });
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    // The unit's one statement besides BEGIN and COMMIT: its event append, not waited for.
+    const write = seen.find((x) => x.startsWith("sent ") && !/BEGIN|COMMIT/.test(x))!.slice(5);
+    expect(seen.indexOf("sent COMMIT")).toBeGreaterThan(seen.indexOf(`sent ${write}`));
+    expect(seen.indexOf("sent COMMIT")).toBeLessThan(seen.indexOf(`answered ${write}`));
+    expect((await s.listEvents({ run_id: run.id })).map((e) => e.data)).toEqual([{ n: 1 }]);
+  });
+
   it("a held write rides in the event append, and fails the unit when it fails there", async () => {
     const s = await store();
     const run = await addRun(s);

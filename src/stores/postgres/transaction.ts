@@ -8,6 +8,10 @@
 // after the first: the first is opened with BEGIN, each next one is released and opened again
 // in one query (`RELEASE SAVEPOINT unit; SAVEPOINT unit`, not waited for), ROLLBACK TO keeps the
 // savepoint of a callback that failed for the next, and COMMIT ends the last without a RELEASE.
+// A batch of one unit sends its COMMIT behind the unit's writes without waiting for their
+// answers: a write that fails fails that unit whole either way (the COMMIT then answers
+// ROLLBACK). A batch of several waits for every answer first, so that a failed write takes back
+// only its own unit and those sent behind it.
 //
 // Nor does a callback wait for the unit before it: the writes that unit sent and did not wait
 // for (`Db.write`) are still on their way when the next unit's savepoint and statements go out
@@ -321,12 +325,35 @@ async function runAll(state: BatchState, batch: QueuedUnit[]): Promise<void> {
     // savepoint must be the open one when it is rolled back to.
     reuse = !ran.outcome.ok || ran.db.failed ? await settle(state) : false;
   }
-  await settle(state);
   const client = state.pipe.client;
+  if (!state.shared && state.ran[0].outcome.ok && !state.ran[0].db.failed) {
+    await commitBehind(state);
+    return;
+  }
+  await settle(state);
   const lone = !state.shared && !state.ran[0].outcome.ok;
   const done = lone ? await client.query("ROLLBACK") : await commit(client, state.ids);
   // COMMIT of an aborted transaction answers ROLLBACK instead of failing.
   if (!lone && done.command !== "COMMIT") {
+    throw new Error("store: the transaction was rolled back at commit");
+  }
+}
+
+/**
+ * A lone unit's COMMIT, sent behind its writes without waiting for their answers (one round
+ * trip less): should one of them have failed, the unit fails whole either way, and the COMMIT
+ * of the aborted transaction answers ROLLBACK (or, sent with the sequence's move, fails behind
+ * it, and the transaction is rolled back here).
+ */
+async function commitBehind(state: BatchState): Promise<void> {
+  const client = state.pipe.client;
+  const done = sent(commit(client, state.ids));
+  if (await settle(state)) {
+    await done.catch(() => {});
+    await client.query("ROLLBACK");
+    return;
+  }
+  if ((await done).command !== "COMMIT") {
     throw new Error("store: the transaction was rolled back at commit");
   }
 }
