@@ -37,6 +37,22 @@ interface HandedOn {
 /** The slots handed on in one unit, by pool: claimed together at its end. */
 const handedOn = new WeakMap<Work, Map<Pool, HandedOn>>();
 
+/** The unit's map of `units`, made on its first use with `claim` set to run at the unit's end. */
+function ofUnit<T>(
+  units: WeakMap<Work, Map<Pool, T>>,
+  work: Work,
+  claim: (byPool: Map<Pool, T>) => Promise<void>,
+): Map<Pool, T> {
+  let byPool = units.get(work);
+  if (byPool === undefined) {
+    const made = new Map<Pool, T>();
+    units.set(work, made);
+    work.atEnd(() => claim(made));
+    byPool = made;
+  }
+  return byPool;
+}
+
 /**
  * Inside `live`'s outcome unit: claims a task for the slot `live` frees, started on commit. The
  * claim is made at the unit's end, one for every slot of a pool its outcomes handed on (several
@@ -53,13 +69,7 @@ export async function handOff(
 ): Promise<boolean> {
   const pool = owner.registry.pools.get(live.pool);
   if (!pool || !live.holdsSlot || !owner.mayClaim(pool)) return false;
-  let pools = handedOn.get(work);
-  if (pools === undefined) {
-    const byPool = new Map<Pool, HandedOn>();
-    handedOn.set(work, byPool);
-    work.atEnd(() => claimHandedOn(owner, work, byPool));
-    pools = byPool;
-  }
+  const pools = ofUnit(handedOn, work, (byPool) => claimHandedOn(owner, work, byPool));
   const handed = pools.get(pool);
   if (handed) {
     handed.lives.push(live);
@@ -146,13 +156,7 @@ export function reserveSlot(owner: SlotOwner, poolName: string): SlotReservation
   let tookOwn = false;
   return {
     claim(work, own) {
-      let pools = reservedIn.get(work);
-      if (pools === undefined) {
-        const byPool = new Map<Pool, Reserved[]>();
-        reservedIn.set(work, byPool);
-        work.atEnd(() => claimReserved(owner, work, byPool));
-        pools = byPool;
-      }
+      const pools = ofUnit(reservedIn, work, (byPool) => claimReserved(owner, work, byPool));
       const reserved: Reserved = {
         own,
         take(next) {

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { workflow } from "../../src/authoring/index.ts";
-import { EventBus, type Store, systemClock } from "../../src/engine/index.ts";
+import { EventBus, type Store, type StoreWriter, systemClock } from "../../src/engine/index.ts";
 import { NO_OBSERVER } from "../../src/engine/observer.ts";
 import { UnitOfWork } from "../../src/engine/unit-of-work.ts";
 import { openStore } from "../../src/server/start.ts";
@@ -34,36 +34,40 @@ function countTransactions(s: Store): { count: number } {
   return counted;
 }
 
-/** Records each claim from now on: how many tasks it asked for, and how many it took. */
-function recordClaims(s: Store): Array<[number, number]> {
-  const claims: Array<[number, number]> = [];
+/** Runs `wrap` on the writer of every transaction from now on, before its callback. */
+function eachTransaction(s: Store, wrap: (tx: StoreWriter) => void): void {
   const transact = s.transact.bind(s);
   s.transact = ((fn) =>
     transact((tx) => {
-      const claimTasks = tx.claimTasks.bind(tx);
-      tx.claimTasks = async (...args) => {
-        const got = await claimTasks(...args);
-        claims.push([args[1], got.length]);
-        return got;
-      };
+      wrap(tx);
       return fn(tx);
     })) as Store["transact"];
+}
+
+/** Records each claim from now on: how many tasks it asked for, and how many it took. */
+function recordClaims(s: Store): Array<[number, number]> {
+  const claims: Array<[number, number]> = [];
+  eachTransaction(s, (tx) => {
+    const claimTasks = tx.claimTasks.bind(tx);
+    tx.claimTasks = async (...args) => {
+      const got = await claimTasks(...args);
+      claims.push([args[1], got.length]);
+      return got;
+    };
+  });
   return claims;
 }
 
 /** Records each `updateTasks` call from now on: the runs of its updates, in order. */
 function recordUpdateCalls(s: Store): string[][] {
   const calls: string[][] = [];
-  const transact = s.transact.bind(s);
-  s.transact = ((fn) =>
-    transact((tx) => {
-      const updateTasks = tx.updateTasks.bind(tx);
-      tx.updateTasks = (updates) => {
-        calls.push(updates.map((u) => u.runId));
-        return updateTasks(updates);
-      };
-      return fn(tx);
-    })) as Store["transact"];
+  eachTransaction(s, (tx) => {
+    const updateTasks = tx.updateTasks.bind(tx);
+    tx.updateTasks = (updates) => {
+      calls.push(updates.map((u) => u.runId));
+      return updateTasks(updates);
+    };
+  });
   return calls;
 }
 

@@ -9,6 +9,7 @@ import {
   type TaskFilter,
   type TaskGuard,
   type TaskRecord,
+  type TaskUpdate,
 } from "../../engine/index.ts";
 import type { Deferred } from "./deferred.ts";
 import { type Guard, type PatchTable, patchQuery } from "./patch.ts";
@@ -303,11 +304,7 @@ const TASK_TYPES: Readonly<Record<string, string>> = {
 };
 
 /** One update of several (`updateTasks`): the task, its patch and its guard. */
-export interface TaskPatch {
-  id: number;
-  patch: Partial<Omit<TaskRecord, "id" | "run_id">>;
-  guard?: TaskGuard;
-}
+export type TaskPatch = Omit<TaskUpdate, "runId">;
 
 /**
  * What makes updates one statement's (`updateTasks`): the fields they set and their guard's
